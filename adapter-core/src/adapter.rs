@@ -1,0 +1,95 @@
+//! The `Adapter` trait: what a solver supplies to take part in a coupled run. It
+//! translates between coupling data and solver state; the driver owns the loop and an
+//! adapter never calls `advance` on the coupling itself.
+
+use crate::coupling::Coupling;
+use thiserror::Error;
+
+/// Errors raised by adapters and the driver; the binaries report them with context.
+#[derive(Debug, Error)]
+pub enum AdapterError {
+    #[error(transparent)]
+    Coupling(#[from] crate::coupling::CouplingError),
+    #[error("{0}")]
+    Solver(String),
+    #[error("{0}")]
+    Unsupported(String),
+    #[error("{0}")]
+    Config(String),
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl AdapterError {
+    pub fn solver(msg: impl Into<String>) -> Self {
+        AdapterError::Solver(msg.into())
+    }
+    pub fn config(msg: impl Into<String>) -> Self {
+        AdapterError::Config(msg.into())
+    }
+    pub fn io(context: impl Into<String>, source: std::io::Error) -> Self {
+        AdapterError::Io { context: context.into(), source }
+    }
+}
+
+pub type AdapterResult<T> = std::result::Result<T, AdapterError>;
+
+/// The hooks of one participant (seed "Common structure"): mesh registration,
+/// read/write translation, the solver step, checkpoints and output.
+pub trait Adapter {
+    /// The participant name, for messages.
+    fn name(&self) -> &str;
+
+    /// Builds the coupling meshes from solver objects and registers their vertices.
+    fn initialize_participant(&mut self, coupling: &mut dyn Coupling) -> AdapterResult<()>;
+
+    /// Reads coupling data into the solver (loads, prescribed motion), sampled at
+    /// `relative_read_time` after the current time; replaces what was read before.
+    fn read_data(&mut self, coupling: &mut dyn Coupling, relative_read_time: f64) -> AdapterResult<()>;
+
+    /// Writes solver state to the coupling.
+    fn write_data(&mut self, coupling: &mut dyn Coupling) -> AdapterResult<()>;
+
+    /// Advances the solver by `dt`.
+    fn advance(&mut self, dt: f64) -> AdapterResult<()>;
+
+    /// The solver's own step limit; the driver takes `min(own, remaining window)` by default.
+    fn own_time_step(&self) -> f64 {
+        f64::INFINITY
+    }
+
+    /// The step to take when `max_step` remains in the window.
+    fn solver_time_step(&self, max_step: f64) -> f64 {
+        self.own_time_step().min(max_step)
+    }
+
+    /// Saves the solver state at a window start (implicit schemes).
+    fn write_checkpoint(&mut self) -> AdapterResult<()> {
+        Err(AdapterError::Unsupported(format!(
+            "checkpointing is not supported by participant \"{}\": use an explicit coupling scheme",
+            self.name()
+        )))
+    }
+
+    /// Restores the state saved by `write_checkpoint`.
+    fn read_checkpoint(&mut self) -> AdapterResult<()> {
+        Err(AdapterError::Unsupported(format!(
+            "checkpointing is not supported by participant \"{}\": use an explicit coupling scheme",
+            self.name()
+        )))
+    }
+
+    /// Writes simulation output after a completed window at coupled time `time`.
+    fn write_output(&mut self, _time: f64) -> AdapterResult<()> {
+        Ok(())
+    }
+
+    /// Called once after the coupling has ended (flush files, plots).
+    fn finish(&mut self) -> AdapterResult<()> {
+        Ok(())
+    }
+}

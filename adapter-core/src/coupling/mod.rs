@@ -1,0 +1,83 @@
+//! The coupling API: a trait mirroring the preCICE v3 participant API (spec §1, §11),
+//! with snake_case names of the `precice` crate 3.4 so the real-library backend is a
+//! thin layer over it. Every call returns `Result`; misuse errors carry preCICE's
+//! message fragments (spec §1.13).
+
+pub mod native;
+
+use thiserror::Error;
+
+/// Vertex identifier as handed out by `set_mesh_vertices` (consecutive from 0).
+pub type VertexId = i32;
+
+/// Any error of the coupling layer: API misuse, configuration, communication.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error("{message}")]
+pub struct CouplingError {
+    pub message: String,
+}
+
+impl CouplingError {
+    pub fn new(message: impl Into<String>) -> Self {
+        CouplingError { message: message.into() }
+    }
+}
+
+pub type Result<T> = std::result::Result<T, CouplingError>;
+
+/// A coupled participant as seen by its solver; one object per participant process.
+pub trait Coupling {
+    /// The name of this participant.
+    fn participant_name(&self) -> &str;
+    fn get_mesh_dimensions(&self, mesh: &str) -> Result<usize>;
+    fn get_data_dimensions(&self, mesh: &str, data: &str) -> Result<usize>;
+    /// Registers vertices (flat coordinates) on a provided mesh; fills `ids`.
+    fn set_mesh_vertices(&mut self, mesh: &str, positions: &[f64], ids: &mut [VertexId]) -> Result<()>;
+    fn get_mesh_vertex_size(&self, mesh: &str) -> Result<usize>;
+    /// True when this participant must write initial data before `initialize`.
+    fn requires_initial_data(&mut self) -> Result<bool>;
+    /// Connects to the partners, exchanges meshes and initial data.
+    fn initialize(&mut self) -> Result<()>;
+    /// Remaining time of the current window (0 once coupling has ended).
+    fn get_max_time_step_size(&self) -> Result<f64>;
+    /// Samples `data` at `relative_read_time` after the participant's current time.
+    fn read_data(
+        &mut self,
+        mesh: &str,
+        data: &str,
+        ids: &[VertexId],
+        relative_read_time: f64,
+        values: &mut [f64],
+    ) -> Result<()>;
+    fn write_data(&mut self, mesh: &str, data: &str, ids: &[VertexId], values: &[f64]) -> Result<()>;
+    /// Ends a solver step of size `dt`; exchanges data at window ends.
+    fn advance(&mut self, dt: f64) -> Result<()>;
+    fn requires_writing_checkpoint(&mut self) -> Result<bool>;
+    fn requires_reading_checkpoint(&mut self) -> Result<bool>;
+    fn is_coupling_ongoing(&self) -> Result<bool>;
+    fn is_time_window_complete(&self) -> Result<bool>;
+    fn finalize(&mut self) -> Result<()>;
+}
+
+/// Which implementation of [`Coupling`] a participant binary uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Backend {
+    /// The Rust engine of this crate (default).
+    #[default]
+    Native,
+    /// The real preCICE library (cargo feature `precice`, not in this build yet).
+    Precice,
+}
+
+impl std::str::FromStr for Backend {
+    type Err = CouplingError;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "native" => Ok(Backend::Native),
+            "precice" => Ok(Backend::Precice),
+            other => Err(CouplingError::new(format!(
+                "unknown coupling backend \"{other}\": use \"native\" or \"precice\""
+            ))),
+        }
+    }
+}

@@ -1,0 +1,13 @@
+//! Tidelink's shared adapter core: the coupling API and its native engine, the
+//! preCICE XML model, participant YAML files, the `Adapter` trait and the driver loop.
+
+pub mod adapter;
+pub mod config;
+pub mod coupling;
+pub mod diagnostics;
+pub mod driver;
+pub mod progress;
+pub mod spec;
+
+pub use adapter::{Adapter, AdapterError, AdapterResult};
+pub use coupling::{Coupling, CouplingError, VertexId};

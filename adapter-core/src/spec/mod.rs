@@ -1,0 +1,4 @@
+//! Participant YAML files (Chrono-compatible keys).
+
+pub mod model;
+pub use model::*;

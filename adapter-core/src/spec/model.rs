@@ -1,0 +1,182 @@
+//! Typed view of a participant YAML file. Keys and spellings follow Chrono's preCICE
+//! module so its case files read unchanged; `precice_adapter_config` is the part the
+//! adapters use, the rest (model, solver, simulation, output) is participant glue.
+
+use crate::diagnostics::Location;
+use std::path::PathBuf;
+
+/// When, inside a coupling window, a participant samples the data it reads (seed 003).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ReadDataTime {
+    /// Value at the window start, held for every sub-step (the default; carries a one-window lag).
+    #[default]
+    WindowStart,
+    /// Value at the window end; only valid for the second participant of serial schemes.
+    WindowEnd,
+}
+
+/// How a coupling mesh is built from the solver's objects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MeshType {
+    /// One vertex per coupling body, at its reference frame.
+    RigidBodyRefs,
+    /// The points of every coupling body, in body order.
+    RigidBodyPoints,
+    /// `FEA_MESH_NODES` / `FEA_MESH_POINTS`: parsed, rejected at start-up by the adapters.
+    Fea(String),
+}
+
+impl MeshType {
+    pub fn as_str(&self) -> &str {
+        match self {
+            MeshType::RigidBodyRefs => "RIGID_BODY_REFS",
+            MeshType::RigidBodyPoints => "RIGID_BODY_POINTS",
+            MeshType::Fea(s) => s,
+        }
+    }
+}
+
+/// The physical meaning of a coupling datum; the adapter translates it to solver state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DataType {
+    Positions,
+    Rotations,
+    Displacements,
+    LinearVelocities,
+    AngularVelocities,
+    Forces,
+    Torques,
+    /// Added-mass coefficients (issue 4).
+    AddedMass,
+}
+
+impl DataType {
+    pub const ALL: [(&'static str, DataType); 8] = [
+        ("POSITIONS", DataType::Positions),
+        ("ROTATIONS", DataType::Rotations),
+        ("DISPLACEMENTS", DataType::Displacements),
+        ("LINEAR_VELOCITIES", DataType::LinearVelocities),
+        ("ANGULAR_VELOCITIES", DataType::AngularVelocities),
+        ("FORCES", DataType::Forces),
+        ("TORQUES", DataType::Torques),
+        ("ADDED_MASS", DataType::AddedMass),
+    ];
+    pub fn as_str(self) -> &'static str {
+        DataType::ALL.iter().find(|(_, t)| *t == self).map(|(s, _)| *s).unwrap_or("?")
+    }
+}
+
+/// One `{name, type}` entry of `write_data` / `read_data`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DataSpec {
+    /// The preCICE data name (must exist in the XML on this mesh).
+    pub name: String,
+    pub data_type: DataType,
+    pub loc: Location,
+}
+
+/// One entry of `interfaces`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InterfaceSpec {
+    pub mesh_name: String,
+    pub mesh_type: MeshType,
+    pub write_data: Vec<DataSpec>,
+    pub read_data: Vec<DataSpec>,
+    pub loc: Location,
+}
+
+/// Where a coupling body's points come from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PointsSpec {
+    /// Inline `[[x, y, z], ...]` in the body frame.
+    Inline(Vec<[f64; 3]>),
+    /// A file name (relative to `data_path`): text coordinates, `.obj` or `.stl`.
+    File(String),
+}
+
+/// One entry of `bodies`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CouplingBodySpec {
+    pub name: String,
+    pub points: Option<PointsSpec>,
+    /// Initial pose, used by fluid participants that build their own proxies.
+    pub location: Option<[f64; 3]>,
+    pub orientation: Option<[f64; 3]>,
+    pub loc: Location,
+}
+
+/// `data_path: {type: RELATIVE|ABSOLUTE, root}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DataPath {
+    pub absolute: bool,
+    pub root: String,
+}
+
+/// The `precice_adapter_config` section.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdapterConfig {
+    pub participant_name: String,
+    pub data_path: Option<DataPath>,
+    pub angle_degrees: Option<bool>,
+    pub bodies: Vec<CouplingBodySpec>,
+    pub interfaces: Vec<InterfaceSpec>,
+    pub read_data_time: ReadDataTime,
+    /// Location of the `read_data_time` key (or of the section when absent).
+    pub read_data_time_loc: Location,
+    pub loc: Location,
+}
+
+/// The `simulation` section.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SimulationSpec {
+    /// Never used for the duration (the XML decides); anything but -1 gives a warning.
+    pub end_time: Option<f64>,
+    pub enforce_realtime: bool,
+    pub gravity: Option<[f64; 3]>,
+    pub gravity_loc: Option<Location>,
+}
+
+/// The `output` section.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OutputSpec {
+    /// NONE, CSV, HDF5 (Chrono spelling).
+    pub format: Option<String>,
+    pub mode: Option<String>,
+    pub fps: Option<f64>,
+    /// Output folder, relative to the participant file (Tidelink extension; default "output").
+    pub directory: Option<String>,
+}
+
+/// A whole participant file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParticipantFile {
+    pub path: PathBuf,
+    /// `type` (MBS, SPH, TDPF, BUOYANCY, ...).
+    pub participant_type: Option<String>,
+    /// `model` file, relative to this file.
+    pub model: Option<String>,
+    /// `solver` file, relative to this file.
+    pub solver: Option<String>,
+    pub simulation: SimulationSpec,
+    pub output: OutputSpec,
+    pub adapter: AdapterConfig,
+}
+
+impl ParticipantFile {
+    /// Directory of the file, against which `model`, `solver` and `data_path` resolve.
+    pub fn dir(&self) -> PathBuf {
+        self.path.parent().map(|p| p.to_path_buf()).unwrap_or_default()
+    }
+    /// Resolves a data file name through `data_path` (Chrono semantics: relative to this file).
+    pub fn data_file(&self, name: &str) -> PathBuf {
+        let base = match &self.adapter.data_path {
+            Some(DataPath { absolute: true, root }) => PathBuf::from(root),
+            Some(DataPath { absolute: false, root }) => self.dir().join(root),
+            None => self.dir(),
+        };
+        base.join(name)
+    }
+    pub fn interface(&self, mesh: &str) -> Option<&InterfaceSpec> {
+        self.adapter.interfaces.iter().find(|i| i.mesh_name == mesh)
+    }
+}

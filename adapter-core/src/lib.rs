@@ -8,6 +8,8 @@ pub mod diagnostics;
 pub mod driver;
 pub mod progress;
 pub mod spec;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use adapter::{Adapter, AdapterError, AdapterResult};
 pub use coupling::{Coupling, CouplingError, VertexId};

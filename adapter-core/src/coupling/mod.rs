@@ -69,6 +69,17 @@ pub enum Backend {
     Precice,
 }
 
+/// Opens participant `name` of the configuration at `config` on the chosen backend.
+pub fn open(backend: Backend, name: &str, config: &std::path::Path) -> Result<Box<dyn Coupling>> {
+    match backend {
+        Backend::Native => Ok(Box::new(native::NativeParticipant::new(name, config)?)),
+        Backend::Precice => Err(CouplingError::new(
+            "this build has no preCICE backend: the real-library backend (cargo feature `precice`) is not available \
+             yet; use --backend native",
+        )),
+    }
+}
+
 impl std::str::FromStr for Backend {
     type Err = CouplingError;
     fn from_str(s: &str) -> Result<Self> {

@@ -1,2 +1,11 @@
 //! The native coupling engine: preCICE v3's observable semantics between processes
 //! over TCP. Module names follow preCICE's own decomposition.
+
+mod cplscheme;
+mod data;
+mod m2n;
+mod mapping;
+mod participant;
+pub mod time;
+
+pub use participant::NativeParticipant;

@@ -1,0 +1,7 @@
+//! Coupling schemes (preCICE's `cplscheme`): who sends what when, and what a reader
+//! sees inside a window. A participant holds one bi-scheme per partner it is coupled
+//! with; several of them form a compositional scheme (spec §2.3.6).
+
+mod bi;
+
+pub use bi::BiScheme;

@@ -1,0 +1,376 @@
+//! Communication between participants (preCICE's `m2n`): one TCP connection per pair
+//! of participants that share a scheme or a mesh, set up through rendezvous files.
+//!
+//! Each connection has a reader thread feeding one queue per participant, so a wait on
+//! one partner also sees any other partner's death or abort at once: a participant never
+//! waits on a dead partner.
+
+mod rendezvous;
+pub mod wire;
+
+use wire::Frame;
+
+use crate::config::{M2nKind, PreciceConfig};
+use crate::coupling::{CouplingError, Result};
+use std::collections::VecDeque;
+use std::io::Write;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::time::{Duration, Instant};
+
+/// Version string exchanged in the hello frame.
+pub const VERSION: &str = concat!("tidelink-native-", env!("CARGO_PKG_VERSION"));
+
+/// How long `initialize` waits for partners before giving up (default 60 s).
+pub fn default_handshake_timeout() -> Duration {
+    std::env::var("TIDELINK_HANDSHAKE_TIMEOUT")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .filter(|s| *s > 0.0)
+        .map(Duration::from_secs_f64)
+        .unwrap_or(Duration::from_secs(60))
+}
+
+enum Event {
+    Frame(usize, Frame),
+    Closed(usize, Option<String>),
+}
+
+struct Partner {
+    name: String,
+    stream: TcpStream,
+    said_bye: bool,
+}
+
+/// All connections of one participant.
+pub struct M2n {
+    partners: Vec<Partner>,
+    rx: Receiver<Event>,
+    stash: Vec<VecDeque<Frame>>,
+}
+
+/// One side of one `<m2n:sockets>` of this participant.
+struct Endpoint {
+    partner: String,
+    listen: bool,
+    file: PathBuf,
+    pair_dir: PathBuf,
+    exchange_dir: PathBuf,
+    network: String,
+    port: u16,
+}
+
+fn interface_ip(network: &str) -> Result<IpAddr> {
+    if network == "lo" || network == "lo0" {
+        return Ok(IpAddr::V4(Ipv4Addr::LOCALHOST));
+    }
+    let ifs = if_addrs::get_if_addrs().map_err(|e| CouplingError::new(format!("cannot list network interfaces: {e}")))?;
+    ifs.iter()
+        .find(|i| i.name == network && i.ip().is_ipv4())
+        .map(|i| i.ip())
+        .ok_or_else(|| {
+            let names: Vec<String> = ifs.iter().map(|i| i.name.clone()).collect();
+            CouplingError::new(format!(
+                "Cannot find network interface \"{network}\". Available interfaces are: {}",
+                names.join(", ")
+            ))
+        })
+}
+
+fn endpoints(me: &str, cfg: &PreciceConfig) -> Result<Vec<Endpoint>> {
+    let mut out = Vec::new();
+    for m in cfg.m2ns.iter().filter(|m| m.acceptor == me || m.connector == me) {
+        if m.kind != M2nKind::Sockets {
+            return Err(CouplingError::new(format!(
+                "{}: m2n:mpi can only be used if preCICE was compiled with MPI support enabled. Either switch to a \
+                 \"sockets\" communication or use the precice backend built with MPI.",
+                m.loc
+            )));
+        }
+        let (listener, requester) = (m.connector.as_str(), m.acceptor.as_str());
+        let exchange_dir = PathBuf::from(&m.exchange_directory);
+        let partner = if me == listener { requester } else { listener };
+        out.push(Endpoint {
+            partner: partner.to_string(),
+            listen: me == listener,
+            file: rendezvous::connection_file(&exchange_dir, listener, requester, "PRIMARYCOM", -1),
+            pair_dir: rendezvous::pair_dir(&exchange_dir, listener, requester),
+            exchange_dir,
+            network: m.network.clone(),
+            port: m.port,
+        });
+    }
+    Ok(out)
+}
+
+fn abs(p: &Path) -> String {
+    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()).display().to_string()
+}
+
+fn timeout_error(me: &str, ep: &Endpoint, timeout: Duration) -> CouplingError {
+    CouplingError::new(format!(
+        "participant \"{me}\" waited {:.0} s for participant \"{}\" to connect, without success. Is it running, with \
+         the same preCICE configuration, from a folder where exchange-directory \"{}\" is \"{}\"? (Set \
+         TIDELINK_HANDSHAKE_TIMEOUT to wait longer.)",
+        timeout.as_secs_f64(),
+        ep.partner,
+        ep.exchange_dir.display(),
+        abs(&ep.exchange_dir)
+    ))
+}
+
+fn hello(me: &str, hash: &str) -> Frame {
+    Frame::Hello {
+        protocol: wire::PROTOCOL,
+        version: VERSION.to_string(),
+        config_hash: hash.to_string(),
+        participant: me.to_string(),
+    }
+}
+
+fn check_hello(me: &str, expected: &str, hash: &str, f: Option<Frame>) -> Result<()> {
+    match f {
+        Some(Frame::Hello { protocol, version, config_hash, participant }) => {
+            if participant != expected {
+                return Err(CouplingError::new(format!(
+                    "participant \"{me}\" expected to connect to \"{expected}\" but \"{participant}\" answered: two \
+                     runs share one exchange directory"
+                )));
+            }
+            if protocol != wire::PROTOCOL || version != VERSION {
+                return Err(CouplingError::new(format!(
+                    "participant \"{me}\" uses {VERSION} but \"{participant}\" uses {version}. Mixing versions can \
+                     lead to undefined behavior and is, thus, forbidden."
+                )));
+            }
+            if config_hash != hash {
+                return Err(CouplingError::new(format!(
+                    "participant \"{me}\" uses a different configuration file than the remote participant \
+                     \"{participant}\" (Hashes differ). All participants must read the very same preCICE XML file."
+                )));
+            }
+            Ok(())
+        }
+        _ => Err(CouplingError::new(format!(
+            "participant \"{me}\": the connection to \"{expected}\" did not start with a hello"
+        ))),
+    }
+}
+
+fn tune(stream: &TcpStream) {
+    let _ = stream.set_nodelay(true);
+    let sock = socket2::SockRef::from(stream);
+    let ka = socket2::TcpKeepalive::new().with_time(Duration::from_secs(1)).with_interval(Duration::from_millis(500));
+    let _ = sock.set_tcp_keepalive(&ka);
+    let _ = sock.set_send_buffer_size(8 << 20);
+}
+
+impl M2n {
+    /// Connects to every partner of `me`: publish all listeners, connect all requesters,
+    /// then accept (so no ordering between pairs can deadlock), then check the hellos.
+    pub fn connect(me: &str, cfg: &PreciceConfig, timeout: Duration) -> Result<M2n> {
+        let eps = endpoints(me, cfg)?;
+        let deadline = Instant::now() + timeout;
+        let mut listeners = Vec::new();
+        for (i, ep) in eps.iter().enumerate().filter(|(_, e)| e.listen) {
+            let ip = interface_ip(&ep.network)?;
+            let l = TcpListener::bind(SocketAddr::new(ip, ep.port)).map_err(|e| {
+                CouplingError::new(format!("participant \"{me}\" cannot listen on {ip}:{}: {e}", ep.port))
+            })?;
+            let addr = l.local_addr().map_err(|e| CouplingError::new(e.to_string()))?;
+            log::info!("{me}: waiting for \"{}\" via {}", ep.partner, abs(&ep.file));
+            rendezvous::publish(&ep.file, addr, me, &ep.partner, "PRIMARYCOM").map_err(CouplingError::new)?;
+            l.set_nonblocking(true).map_err(|e| CouplingError::new(e.to_string()))?;
+            listeners.push((i, l));
+        }
+        let mut streams: Vec<Option<TcpStream>> = eps.iter().map(|_| None).collect();
+        for (i, ep) in eps.iter().enumerate().filter(|(_, e)| !e.listen) {
+            log::info!("{me}: looking for \"{}\" at {}", ep.partner, abs(&ep.file));
+            loop {
+                if let Some(addr) = rendezvous::lookup(&ep.file) {
+                    if let Ok(s) = TcpStream::connect_timeout(&addr, Duration::from_millis(500)) {
+                        let mut s = s;
+                        tune(&s);
+                        wire::write_frame(&mut s, &hello(me, &cfg.hash))
+                            .map_err(|e| CouplingError::new(format!("cannot greet \"{}\": {e}", ep.partner)))?;
+                        streams[i] = Some(s);
+                        break;
+                    }
+                }
+                if Instant::now() > deadline {
+                    return Err(timeout_error(me, ep, timeout));
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+        for (i, l) in listeners {
+            let ep = &eps[i];
+            loop {
+                match l.accept() {
+                    Ok((s, _)) => {
+                        let _ = s.set_nonblocking(false);
+                        tune(&s);
+                        let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+                        let mut r = &s;
+                        // A probe of another run's stale check connects and leaves: skip it.
+                        match wire::read_frame(&mut r) {
+                            Ok(Some(f @ Frame::Hello { .. })) => {
+                                let mut w = &s;
+                                wire::write_frame(&mut w, &hello(me, &cfg.hash))
+                                    .map_err(|e| CouplingError::new(format!("cannot greet \"{}\": {e}", ep.partner)))?;
+                                check_hello(me, &ep.partner, &cfg.hash, Some(f))?;
+                                let _ = s.set_read_timeout(None);
+                                rendezvous::unpublish(&ep.file, &ep.pair_dir);
+                                streams[i] = Some(s);
+                                break;
+                            }
+                            _ => continue,
+                        }
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        if Instant::now() > deadline {
+                            rendezvous::unpublish(&ep.file, &ep.pair_dir);
+                            return Err(timeout_error(me, ep, timeout));
+                        }
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    Err(e) => return Err(CouplingError::new(format!("accepting \"{}\" failed: {e}", ep.partner))),
+                }
+            }
+        }
+        // Requesters read the listener's hello (sent after it checked ours).
+        for (i, ep) in eps.iter().enumerate().filter(|(_, e)| !e.listen) {
+            let s = streams[i].as_ref().expect("connected above");
+            let left = deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(100));
+            let _ = s.set_read_timeout(Some(left));
+            let mut r = s;
+            let f = wire::read_frame(&mut r).map_err(|e| {
+                CouplingError::new(format!(
+                    "participant \"{me}\": no answer from \"{}\" during the handshake ({e}); look at its output",
+                    ep.partner
+                ))
+            })?;
+            if f.is_none() {
+                return Err(CouplingError::new(format!(
+                    "participant \"{}\" closed the connection during the handshake (it probably found a problem: \
+                     look at its output)",
+                    ep.partner
+                )));
+            }
+            check_hello(me, &ep.partner, &cfg.hash, f)?;
+            let _ = s.set_read_timeout(None);
+        }
+
+        let (tx, rx) = channel();
+        let mut partners = Vec::new();
+        for (i, (ep, s)) in eps.iter().zip(streams).enumerate() {
+            let s = s.expect("every endpoint connected");
+            let reader = s.try_clone().map_err(|e| CouplingError::new(e.to_string()))?;
+            spawn_reader(i, reader, tx.clone());
+            partners.push(Partner { name: ep.partner.clone(), stream: s, said_bye: false });
+        }
+        let stash = partners.iter().map(|_| VecDeque::new()).collect();
+        Ok(M2n { partners, rx, stash })
+    }
+
+    /// Index of a partner by name.
+    pub fn partner(&self, name: &str) -> Option<usize> {
+        self.partners.iter().position(|p| p.name == name)
+    }
+
+    /// Sends one frame (a single write; the kernel buffer absorbs it).
+    pub fn send(&mut self, to: usize, f: &Frame) -> Result<()> {
+        let p = &mut self.partners[to];
+        p.stream.write_all(&f.encode()).map_err(|e| {
+            CouplingError::new(format!(
+                "Sending data to participant \"{}\" failed ({e}). This often means that the other participant exited \
+                 with an error (look there).",
+                p.name
+            ))
+        })
+    }
+
+    /// Waits for the next frame from `from`; fails at once if any partner aborts or disconnects.
+    pub fn recv(&mut self, from: usize) -> Result<Frame> {
+        loop {
+            if let Some(f) = self.stash[from].pop_front() {
+                return Ok(f);
+            }
+            let ev = self.rx.recv().map_err(|_| CouplingError::new("all partner connections are closed"))?;
+            match ev {
+                Event::Frame(q, Frame::Abort { message }) => {
+                    return Err(CouplingError::new(format!(
+                        "participant \"{}\" failed: {message}",
+                        self.partners[q].name
+                    )))
+                }
+                Event::Frame(q, Frame::Bye) => {
+                    self.partners[q].said_bye = true;
+                    if q == from {
+                        return Err(CouplingError::new(format!(
+                            "participant \"{}\" finished while this participant still expected data from it: the \
+                             two disagree about the coupling (check that both use the same configuration)",
+                            self.partners[q].name
+                        )));
+                    }
+                }
+                Event::Frame(q, f) if q == from => return Ok(f),
+                Event::Frame(q, f) => self.stash[q].push_back(f),
+                Event::Closed(q, _) if self.partners[q].said_bye && q != from => {}
+                Event::Closed(q, reason) => {
+                    return Err(CouplingError::new(format!(
+                        "participant \"{}\" disconnected before the coupling ended{}: it exited or crashed (look at \
+                         its output)",
+                        self.partners[q].name,
+                        reason.map(|r| format!(" ({r})")).unwrap_or_default()
+                    )))
+                }
+            }
+        }
+    }
+
+    /// Tells every partner we failed, so they stop with our message instead of a bare disconnect.
+    pub fn abort(&mut self, message: &str) {
+        let f = Frame::Abort { message: message.to_string() };
+        for p in &mut self.partners {
+            let _ = p.stream.write_all(&f.encode());
+        }
+    }
+
+    /// Says goodbye to every partner; the connections close when `self` is dropped.
+    pub fn close(&mut self) {
+        for p in &mut self.partners {
+            let _ = p.stream.write_all(&Frame::Bye.encode());
+            let _ = p.stream.shutdown(std::net::Shutdown::Write);
+        }
+    }
+}
+
+impl Drop for M2n {
+    fn drop(&mut self) {
+        for p in &self.partners {
+            let _ = p.stream.shutdown(std::net::Shutdown::Both);
+        }
+    }
+}
+
+fn spawn_reader(i: usize, mut stream: TcpStream, tx: Sender<Event>) {
+    let _ = std::thread::Builder::new().name(format!("m2n-reader-{i}")).spawn(move || loop {
+        match wire::read_frame(&mut stream) {
+            Ok(Some(f)) => {
+                if tx.send(Event::Frame(i, f)).is_err() {
+                    break;
+                }
+            }
+            Ok(None) => {
+                let _ = tx.send(Event::Closed(i, None));
+                break;
+            }
+            Err(e) => {
+                let _ = tx.send(Event::Closed(i, Some(e.to_string())));
+                break;
+            }
+        }
+    });
+}

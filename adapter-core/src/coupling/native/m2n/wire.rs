@@ -1,0 +1,244 @@
+//! The engine's own wire format: length-prefixed frames, little-endian numbers. Byte
+//! compatibility with real preCICE is not a goal (the two backends never talk).
+
+use std::io::{self, Read, Write};
+
+/// Protocol version carried in the hello frame.
+pub const PROTOCOL: u32 = 1;
+
+/// One message between two participants.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Frame {
+    /// First frame on every connection: who we are and which configuration we run.
+    Hello { protocol: u32, version: String, config_hash: String, participant: String },
+    /// A provided mesh's vertex coordinates, sent to the participant that receives it.
+    Mesh { name: String, coords: Vec<f64> },
+    /// All data of one scheme for one window (or initial data), one frame per direction.
+    Data(DataFrame),
+    /// The sender failed; `message` says why.
+    Abort { message: String },
+    /// The sender finalized cleanly; a close after this is not an error.
+    Bye,
+}
+
+/// The data of one exchange step of one scheme.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DataFrame {
+    /// Index of the coupling scheme in the configuration.
+    pub scheme: u32,
+    /// Window counter of the sender (0 for initial data).
+    pub window: u64,
+    /// Window size chosen by a first-participant sender.
+    pub window_size: Option<f64>,
+    /// One entry per exchanged datum, in configuration order.
+    pub items: Vec<DataItem>,
+}
+
+/// Samples of one datum: a single end value, or all sub-step samples with their times.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DataItem {
+    pub times: Vec<f64>,
+    pub values: Vec<Vec<f64>>,
+}
+
+const HELLO: u8 = 1;
+const MESH: u8 = 2;
+const DATA: u8 = 3;
+const ABORT: u8 = 4;
+const BYE: u8 = 5;
+
+/// Largest frame accepted (1 GiB) so a corrupt length cannot exhaust memory.
+const MAX_FRAME: usize = 1 << 30;
+
+struct Enc(Vec<u8>);
+
+impl Enc {
+    fn u8(&mut self, v: u8) {
+        self.0.push(v);
+    }
+    fn u32(&mut self, v: u32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn u64(&mut self, v: u64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn f64(&mut self, v: f64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn str(&mut self, s: &str) {
+        self.u32(s.len() as u32);
+        self.0.extend_from_slice(s.as_bytes());
+    }
+    fn f64s(&mut self, v: &[f64]) {
+        self.u32(v.len() as u32);
+        for x in v {
+            self.f64(*x);
+        }
+    }
+}
+
+struct Dec<'a>(&'a [u8]);
+
+impl Dec<'_> {
+    fn take(&mut self, n: usize) -> io::Result<&[u8]> {
+        if self.0.len() < n {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, "truncated frame"));
+        }
+        let (a, b) = self.0.split_at(n);
+        self.0 = b;
+        Ok(a)
+    }
+    fn u8(&mut self) -> io::Result<u8> {
+        Ok(self.take(1)?[0])
+    }
+    fn u32(&mut self) -> io::Result<u32> {
+        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
+    }
+    fn u64(&mut self) -> io::Result<u64> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+    }
+    fn f64(&mut self) -> io::Result<f64> {
+        Ok(f64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+    }
+    fn str(&mut self) -> io::Result<String> {
+        let n = self.u32()? as usize;
+        String::from_utf8(self.take(n)?.to_vec()).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+    }
+    fn f64s(&mut self) -> io::Result<Vec<f64>> {
+        let n = self.u32()? as usize;
+        let bytes = self.take(n * 8)?;
+        Ok(bytes.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))).collect())
+    }
+}
+
+impl Frame {
+    /// Serializes with the 4-byte length prefix.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut e = Enc(vec![0, 0, 0, 0]);
+        match self {
+            Frame::Hello { protocol, version, config_hash, participant } => {
+                e.u8(HELLO);
+                e.u32(*protocol);
+                e.str(version);
+                e.str(config_hash);
+                e.str(participant);
+            }
+            Frame::Mesh { name, coords } => {
+                e.u8(MESH);
+                e.str(name);
+                e.f64s(coords);
+            }
+            Frame::Data(d) => {
+                e.u8(DATA);
+                e.u32(d.scheme);
+                e.u64(d.window);
+                match d.window_size {
+                    Some(w) => {
+                        e.u8(1);
+                        e.f64(w);
+                    }
+                    None => e.u8(0),
+                }
+                e.u32(d.items.len() as u32);
+                for item in &d.items {
+                    e.f64s(&item.times);
+                    for v in &item.values {
+                        e.f64s(v);
+                    }
+                }
+            }
+            Frame::Abort { message } => {
+                e.u8(ABORT);
+                e.str(message);
+            }
+            Frame::Bye => e.u8(BYE),
+        }
+        let len = (e.0.len() - 4) as u32;
+        e.0[..4].copy_from_slice(&len.to_le_bytes());
+        e.0
+    }
+
+    /// Parses one frame body (without the length prefix).
+    pub fn decode(body: &[u8]) -> io::Result<Frame> {
+        let mut d = Dec(body);
+        let frame = match d.u8()? {
+            HELLO => Frame::Hello { protocol: d.u32()?, version: d.str()?, config_hash: d.str()?, participant: d.str()? },
+            MESH => Frame::Mesh { name: d.str()?, coords: d.f64s()? },
+            DATA => {
+                let scheme = d.u32()?;
+                let window = d.u64()?;
+                let window_size = if d.u8()? == 1 { Some(d.f64()?) } else { None };
+                let n = d.u32()? as usize;
+                let mut items = Vec::with_capacity(n.min(1024));
+                for _ in 0..n {
+                    let times = d.f64s()?;
+                    let values = (0..times.len()).map(|_| d.f64s()).collect::<io::Result<_>>()?;
+                    items.push(DataItem { times, values });
+                }
+                Frame::Data(DataFrame { scheme, window, window_size, items })
+            }
+            ABORT => Frame::Abort { message: d.str()? },
+            BYE => Frame::Bye,
+            t => return Err(io::Error::new(io::ErrorKind::InvalidData, format!("unknown frame type {t}"))),
+        };
+        Ok(frame)
+    }
+}
+
+/// Reads one frame; `Ok(None)` on a clean end of stream.
+pub fn read_frame(r: &mut impl Read) -> io::Result<Option<Frame>> {
+    let mut len = [0u8; 4];
+    match r.read_exact(&mut len) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
+        Err(e) => return Err(e),
+    }
+    let n = u32::from_le_bytes(len) as usize;
+    if n > MAX_FRAME {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, format!("frame of {n} bytes is too large")));
+    }
+    let mut body = vec![0u8; n];
+    r.read_exact(&mut body)?;
+    Frame::decode(&body).map(Some)
+}
+
+/// Writes one frame in a single `write_all`.
+pub fn write_frame(w: &mut impl Write, f: &Frame) -> io::Result<()> {
+    w.write_all(&f.encode())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_round_trip() {
+        let frames = vec![
+            Frame::Hello { protocol: 1, version: "0.1".into(), config_hash: "ab".into(), participant: "Solid".into() },
+            Frame::Mesh { name: "M".into(), coords: vec![0.0, 1.0, 2.5] },
+            Frame::Data(DataFrame {
+                scheme: 2,
+                window: 7,
+                window_size: Some(0.5),
+                items: vec![DataItem { times: vec![1.0, 2.0], values: vec![vec![1.0], vec![f64::MIN_POSITIVE]] }],
+            }),
+            Frame::Abort { message: "boom".into() },
+            Frame::Bye,
+        ];
+        for f in frames {
+            let bytes = f.encode();
+            let back = read_frame(&mut &bytes[..]).unwrap().unwrap();
+            assert_eq!(back, f);
+        }
+    }
+
+    #[test]
+    fn truncated_frames_are_errors_not_panics() {
+        let bytes = Frame::Mesh { name: "M".into(), coords: vec![1.0; 4] }.encode();
+        for cut in 5..bytes.len() {
+            let mut body = bytes[4..cut].to_vec();
+            body.truncate(cut - 4);
+            assert!(Frame::decode(&body).is_err());
+        }
+    }
+}

@@ -1,0 +1,626 @@
+//! `NativeParticipant`: the preCICE v3 participant API over the native engine — the
+//! state machine (Constructed → Initialized → Finalized), the API-misuse checks of
+//! spec §1.13, and the orchestration of m2n, data and schemes.
+
+use super::cplscheme::BiScheme;
+use super::data::{DataState, DataStore, Key, MappingRun, MeshState};
+use super::m2n::wire::Frame;
+use super::m2n::{self, M2n};
+use super::time::{Waveform, EPS};
+use crate::config::{self, MappingDirection, MappingMethod, PreciceConfig};
+use crate::coupling::{Coupling, CouplingError, Result, VertexId};
+use crate::diagnostics::nearest;
+use std::path::Path;
+use std::time::Duration;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Constructed,
+    Initialized,
+    Finalized,
+}
+
+/// One participant of a coupled run, talking to its partners over TCP.
+pub struct NativeParticipant {
+    name: String,
+    cfg: PreciceConfig,
+    state: State,
+    store: DataStore,
+    read_keys: Vec<Key>,
+    write_keys: Vec<Key>,
+    schemes: Vec<BiScheme>,
+    m2n: Option<M2n>,
+    initial_data_queried: bool,
+    window_complete: bool,
+    handshake_timeout: Duration,
+}
+
+fn err<T>(msg: impl Into<String>) -> Result<T> {
+    Err(CouplingError::new(msg))
+}
+
+impl NativeParticipant {
+    /// Parses and validates the configuration and prepares participant `name`.
+    pub fn new(name: &str, config_path: &Path) -> Result<NativeParticipant> {
+        if name.is_empty() {
+            return err("This participant's name is an empty string. Give the participant the name of a <participant> in the preCICE configuration.");
+        }
+        if !config_path.exists() {
+            return err(format!("unable to open configuration file \"{}\"", config_path.display()));
+        }
+        let (cfg, warnings) = config::load(config_path).map_err(|d| CouplingError::new(d.to_string()))?;
+        warnings.log_warnings();
+        Self::from_config(name, cfg)
+    }
+
+    /// Prepares participant `name` from an already loaded configuration.
+    pub fn from_config(name: &str, cfg: PreciceConfig) -> Result<NativeParticipant> {
+        let Some(me) = cfg.participant(name) else {
+            let names: Vec<&str> = cfg.participants.iter().map(|p| p.name.as_str()).collect();
+            let hint = nearest(name, names.iter().copied())
+                .map(|n| format!(" Did you mean \"{n}\"?"))
+                .unwrap_or_else(|| format!(" Participants are: {}.", names.join(", ")));
+            return err(format!(
+                "This participant's name, \"{name}\", is not defined in the preCICE configuration \"{}\".{hint}",
+                cfg.path.display()
+            ));
+        };
+        if cfg.participants.len() < 2 {
+            return err(format!(
+                "In the preCICE configuration \"{}\" only one participant is defined. One participant makes no coupled simulation.",
+                cfg.path.display()
+            ));
+        }
+        let mut schemes = Vec::new();
+        for (i, s) in cfg.schemes.iter().enumerate().filter(|(_, s)| s.involves(name)) {
+            schemes.push(BiScheme::new(i, s, name)?);
+        }
+        if schemes.is_empty() {
+            return err(format!("No coupling scheme defined for participant \"{name}\" in \"{}\".", cfg.path.display()));
+        }
+
+        let mut store = DataStore::default();
+        for pm in &me.provide_meshes {
+            let dim = cfg.mesh(&pm.name).map_or(3, |m| m.dimensions);
+            store.meshes.insert(pm.name.clone(), MeshState { dim, provided: true, coords: Vec::new(), received: false });
+        }
+        for rm in &me.receive_meshes {
+            let dim = cfg.mesh(&rm.name).map_or(3, |m| m.dimensions);
+            store.meshes.insert(rm.name.clone(), MeshState { dim, provided: false, coords: Vec::new(), received: false });
+        }
+        let add = |store: &mut DataStore, key: &Key, write: bool| {
+            let components = cfg.data_dimensions(&key.0, &key.1).unwrap_or(1);
+            let degree = cfg.data(&key.1).map_or(1, |d| d.waveform_degree);
+            let entry = store.data.entry(key.clone()).or_insert_with(|| DataState {
+                components,
+                waveform: Waveform::new(degree),
+                write_buffer: None,
+            });
+            if write {
+                entry.write_buffer = Some(Vec::new());
+            }
+        };
+        let write_keys: Vec<Key> = me.write_data.iter().map(|d| (d.mesh.clone(), d.name.clone())).collect();
+        let read_keys: Vec<Key> = me.read_data.iter().map(|d| (d.mesh.clone(), d.name.clone())).collect();
+        for k in &write_keys {
+            add(&mut store, k, true);
+        }
+        for k in &read_keys {
+            add(&mut store, k, false);
+        }
+        for s in &schemes {
+            for e in s.send.iter().chain(&s.receive) {
+                add(&mut store, &e.key, false);
+            }
+        }
+
+        for m in &me.mappings {
+            if m.method != MappingMethod::NearestNeighbor {
+                return err(format!(
+                    "{}: mapping:{} is not supported by the native engine yet; use mapping:nearest-neighbor, or run with the precice backend.",
+                    m.loc,
+                    m.method.tag()
+                ));
+            }
+        }
+        // Data flow of every exchange: where the sent samples come from, where received ones go.
+        for s in &schemes {
+            for e in &s.send {
+                let (mesh, data) = &e.key;
+                if me.provides(mesh) {
+                    if !write_keys.contains(&e.key) {
+                        return err(format!(
+                            "{}: participant \"{name}\" sends data \"{data}\" on mesh \"{mesh}\" but does not write it: add <write-data name=\"{data}\" mesh=\"{mesh}\"/>.",
+                            me.loc
+                        ));
+                    }
+                    continue;
+                }
+                let found = me.mappings.iter().find(|m| {
+                    m.direction == MappingDirection::Write
+                        && m.to == *mesh
+                        && write_keys.contains(&(m.from.clone(), data.clone()))
+                });
+                let Some(m) = found else {
+                    return err(format!(
+                        "{}: participant \"{name}\" sends data \"{data}\" on the received mesh \"{mesh}\" but no write mapping brings it there: the data \"{data}\" doesn't contain any samples. Add a <mapping:nearest-neighbor direction=\"write\" from=\"<your mesh>\" to=\"{mesh}\" .../> and a <write-data> on your mesh.",
+                        me.loc
+                    ));
+                };
+                let i = store.add_mapping(MappingRun::new(&m.from, &m.to, m.constraint));
+                store.add_write_map(e.key.clone(), (m.from.clone(), data.clone()), i);
+            }
+            for e in &s.receive {
+                let (mesh, data) = &e.key;
+                if me.provides(mesh) {
+                    continue;
+                }
+                for m in me.mappings.iter().filter(|m| {
+                    m.direction == MappingDirection::Read
+                        && m.from == *mesh
+                        && read_keys.contains(&(m.to.clone(), data.clone()))
+                }) {
+                    let i = store.add_mapping(MappingRun::new(&m.from, &m.to, m.constraint));
+                    store.add_read_map(e.key.clone(), (m.to.clone(), data.clone()), i);
+                }
+            }
+        }
+        Ok(NativeParticipant {
+            name: name.to_string(),
+            cfg,
+            state: State::Constructed,
+            store,
+            read_keys,
+            write_keys,
+            schemes,
+            m2n: None,
+            initial_data_queried: false,
+            window_complete: false,
+            handshake_timeout: m2n::default_handshake_timeout(),
+        })
+    }
+
+    /// How long `initialize` waits for partners (default 60 s or `TIDELINK_HANDSHAKE_TIMEOUT`).
+    pub fn set_handshake_timeout(&mut self, timeout: Duration) {
+        self.handshake_timeout = timeout;
+    }
+
+    /// Tells the partners this participant failed, with `reason`, before it goes away.
+    pub fn abort(&mut self, reason: &str) {
+        if let Some(m) = &mut self.m2n {
+            m.abort(reason);
+        }
+        self.m2n = None;
+        self.state = State::Finalized;
+    }
+
+    fn mesh_error(&self, mesh: &str) -> CouplingError {
+        let names: Vec<&str> = self.store.meshes.keys().map(String::as_str).collect();
+        let hint = if names.len() == 1 {
+            format!(" This participant only knows mesh \"{}\".", names[0])
+        } else if let Some(n) = nearest(mesh, names.iter().copied()) {
+            format!(" Did you mean mesh \"{n}\"?")
+        } else {
+            format!(" Available meshes are: {}", names.join(", "))
+        };
+        CouplingError::new(format!("The mesh named \"{mesh}\" is unknown to preCICE.{hint}"))
+    }
+
+    fn mesh(&self, mesh: &str) -> Result<&MeshState> {
+        self.store.meshes.get(mesh).ok_or_else(|| self.mesh_error(mesh))
+    }
+
+    fn data_error(&self, mesh: &str, data: &str) -> CouplingError {
+        let names: Vec<&str> =
+            self.store.data.keys().filter(|(m, _)| m == mesh).map(|(_, d)| d.as_str()).collect();
+        let hint = if names.len() == 1 {
+            format!(" This mesh only knows data \"{}\".", names[0])
+        } else if let Some(n) = nearest(data, names.iter().copied()) {
+            format!(" Did you mean data \"{n}\"?")
+        } else {
+            format!(" Available data are: {}", names.join(", "))
+        };
+        CouplingError::new(format!("The given data \"{data}\" is unknown to preCICE mesh \"{mesh}\".{hint}"))
+    }
+
+    fn time(&self) -> f64 {
+        self.schemes.iter().find(|s| s.is_ongoing()).unwrap_or(&self.schemes[0]).time.time()
+    }
+
+    fn ongoing(&self) -> bool {
+        self.schemes.iter().any(BiScheme::is_ongoing)
+    }
+
+    fn require_initialized(&self, call: &str) -> Result<()> {
+        match self.state {
+            State::Constructed => err(format!("initialize() has to be called before {call}")),
+            State::Finalized => err(format!("{call} cannot be called after finalize()")),
+            State::Initialized => Ok(()),
+        }
+    }
+
+    fn check_ids(&self, mesh: &str, ids: &[VertexId], what: &str) -> Result<()> {
+        let n = self.mesh(mesh)?.vertex_count();
+        if let Some(i) = ids.iter().position(|&id| id < 0 || id as usize >= n) {
+            return err(format!(
+                "Cannot {what} data on mesh \"{mesh}\" due to invalid Vertex ID at vertices[{i}] (id {}; the mesh has {n} vertices).",
+                ids[i]
+            ));
+        }
+        Ok(())
+    }
+
+    fn exchange_meshes(&mut self) -> Result<()> {
+        let m2n = self.m2n.as_mut().expect("connected");
+        let me = self.cfg.participant(&self.name).expect("checked at construction");
+        for pm in &me.provide_meshes {
+            for other in &self.cfg.participants {
+                if other.receive_meshes.iter().any(|r| r.name == pm.name && r.from == self.name) {
+                    let mesh = &self.store.meshes[&pm.name];
+                    if mesh.coords.is_empty() {
+                        return err(format!(
+                            "The provided mesh \"{}\" is empty: participant \"{}\" must set its vertices (set_mesh_vertices) before initialize().",
+                            pm.name, self.name
+                        ));
+                    }
+                    let to = m2n.partner(&other.name).ok_or_else(|| {
+                        CouplingError::new(format!(
+                            "There is no m2n communication configured between participants \"{}\" and \"{}\". Please add an appropriate \"<m2n />\" tag.",
+                            self.name, other.name
+                        ))
+                    })?;
+                    m2n.send(to, &Frame::Mesh { name: pm.name.clone(), coords: mesh.coords.clone() })?;
+                }
+            }
+        }
+        let mut received: Vec<_> = me.receive_meshes.iter().collect();
+        received.sort_by(|a, b| a.name.cmp(&b.name));
+        for rm in received {
+            let from = m2n.partner(&rm.from).ok_or_else(|| {
+                CouplingError::new(format!(
+                    "There is no m2n communication configured between participants \"{}\" and \"{}\". Please add an appropriate \"<m2n />\" tag.",
+                    self.name, rm.from
+                ))
+            })?;
+            match m2n.recv(from)? {
+                Frame::Mesh { name, coords } if name == rm.name => {
+                    let mesh = self.store.meshes.get_mut(&rm.name).expect("registered");
+                    if coords.len() % mesh.dim != 0 {
+                        return err(format!("mesh \"{name}\" arrived with a coordinate count that is not a multiple of its dimension"));
+                    }
+                    mesh.coords = coords;
+                    mesh.received = true;
+                }
+                _ => return err(format!("protocol error: expected mesh \"{}\" from \"{}\"", rm.name, rm.from)),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Coupling for NativeParticipant {
+    fn participant_name(&self) -> &str {
+        &self.name
+    }
+
+    fn get_mesh_dimensions(&self, mesh: &str) -> Result<usize> {
+        Ok(self.mesh(mesh)?.dim)
+    }
+
+    fn get_data_dimensions(&self, mesh: &str, data: &str) -> Result<usize> {
+        self.mesh(mesh)?;
+        self.store.data.get(&(mesh.to_string(), data.to_string())).map(|d| d.components).ok_or_else(|| self.data_error(mesh, data))
+    }
+
+    fn set_mesh_vertices(&mut self, mesh: &str, positions: &[f64], ids: &mut [VertexId]) -> Result<()> {
+        let state = self.state;
+        let name = self.name.clone();
+        let m = self.mesh(mesh)?;
+        if !m.provided {
+            return err(format!("Participant \"{name}\" does not provide Mesh \"{mesh}\": vertices can only be set on provided meshes (<provide-mesh>)."));
+        }
+        if state != State::Constructed {
+            return err(format!("Cannot set vertices on mesh \"{mesh}\" while locked. Mesh modification is only allowed before calling initialize()."));
+        }
+        if positions.len() != ids.len() * m.dim {
+            return err(format!(
+                "Cannot set vertices on mesh \"{mesh}\": You passed {} vertex indices and {} position components, but the mesh has dimension {}.",
+                ids.len(),
+                positions.len(),
+                m.dim
+            ));
+        }
+        if let Some(i) = positions.iter().position(|x| !x.is_finite()) {
+            return err(format!("Cannot set vertices on mesh \"{mesh}\": position component {i} is {}.", positions[i]));
+        }
+        let m = self.store.meshes.get_mut(mesh).expect("checked");
+        let first = m.vertex_count();
+        m.coords.extend_from_slice(positions);
+        for (k, id) in ids.iter_mut().enumerate() {
+            *id = (first + k) as VertexId;
+        }
+        Ok(())
+    }
+
+    fn get_mesh_vertex_size(&self, mesh: &str) -> Result<usize> {
+        let m = self.mesh(mesh)?;
+        if !m.provided && self.state == State::Constructed {
+            return err(format!("initialize() has to be called before accessing data of the received mesh \"{mesh}\"."));
+        }
+        Ok(m.vertex_count())
+    }
+
+    fn requires_initial_data(&mut self) -> Result<bool> {
+        if self.state != State::Constructed {
+            return err("requiresInitialData() has to be called before initialize().");
+        }
+        self.initial_data_queried = true;
+        Ok(self.schemes.iter().any(BiScheme::sends_initial_data))
+    }
+
+    fn initialize(&mut self) -> Result<()> {
+        match self.state {
+            State::Finalized => return err("initialize() cannot be called after finalize()."),
+            State::Initialized => return err("initialize() may only be called once."),
+            State::Constructed => {}
+        }
+        if self.schemes.iter().any(BiScheme::sends_initial_data) && !self.initial_data_queried {
+            return err(format!(
+                "Initial data has to be written to preCICE before calling initialize(). Participant \"{}\" sends initialized data: call requiresInitialData() and write the data before initialize().",
+                self.name
+            ));
+        }
+        // Write buffers get their size now that the provided meshes are complete.
+        for k in &self.write_keys {
+            let n = self.store.meshes[&k.0].vertex_count();
+            let d = self.store.data.get_mut(k).expect("registered");
+            if let Some(buf) = &mut d.write_buffer {
+                buf.resize(n * d.components, 0.0);
+            }
+        }
+        self.m2n = Some(M2n::connect(&self.name, &self.cfg, self.handshake_timeout)?);
+        let m2n_ref = self.m2n.as_ref().expect("just set");
+        for s in &mut self.schemes {
+            s.partner = m2n_ref.partner(&s.partner_name).ok_or_else(|| {
+                CouplingError::new(format!(
+                    "There is no m2n communication configured between participants \"{}\" and \"{}\". Please add an appropriate \"<m2n />\" tag.",
+                    self.name, s.partner_name
+                ))
+            })?;
+        }
+        self.exchange_meshes()?;
+        self.store.sample_write_buffers(0.0);
+        let m2n = self.m2n.as_mut().expect("connected");
+        for s in &mut self.schemes {
+            s.initialize_send(m2n, &mut self.store)?;
+        }
+        for s in &mut self.schemes {
+            s.initialize_receive(m2n, &mut self.store)?;
+        }
+        // Read data on provided meshes that no exchange feeds: one zero sample.
+        for k in &self.read_keys {
+            let n = self.store.meshes[&k.0].vertex_count();
+            let d = self.store.data.get_mut(k).expect("registered");
+            if d.waveform.is_empty() {
+                d.waveform.set(0.0, vec![0.0; n * d.components]);
+            }
+        }
+        self.state = State::Initialized;
+        log::info!("{}: coupling initialized", self.name);
+        Ok(())
+    }
+
+    fn get_max_time_step_size(&self) -> Result<f64> {
+        self.require_initialized("getMaxTimeStepSize()")?;
+        if !self.ongoing() {
+            return Ok(0.0);
+        }
+        Ok(self.schemes.iter().filter(|s| s.is_ongoing()).map(BiScheme::max_step).fold(f64::MAX, f64::min))
+    }
+
+    fn read_data(&mut self, mesh: &str, data: &str, ids: &[VertexId], rel: f64, values: &mut [f64]) -> Result<()> {
+        self.require_initialized("readData(...)").map_err(|_| {
+            CouplingError::new(match self.state {
+                State::Constructed => "readData(...) cannot be called before initialize().".to_string(),
+                _ => "readData(...) cannot be called after finalize().".to_string(),
+            })
+        })?;
+        let max = self.get_max_time_step_size()?;
+        if rel > max + EPS {
+            return err(format!(
+                "readData(...) for data \"{data}\" cannot sample data outside of current time window: relative read time {rel} exceeds the remaining {max}."
+            ));
+        }
+        if rel < 0.0 {
+            return err(format!("readData(...) for data \"{data}\" cannot sample data before the current time (relative read time {rel})."));
+        }
+        if !self.ongoing() && rel.abs() > EPS {
+            return err("If coupling finished, only data for relativeReadTime = 0 is available. Please always use precice.getMaxTimeStepSize() to obtain the maximum allowed relativeReadTime.");
+        }
+        let key = (mesh.to_string(), data.to_string());
+        self.mesh(mesh)?;
+        if !self.read_keys.contains(&key) {
+            if !self.store.data.contains_key(&key) {
+                return Err(self.data_error(mesh, data));
+            }
+            return err(format!(
+                "This participant does not use data \"{data}\" via mesh \"{mesh}\", but attempted to read it. Please extend the configuration of participant \"{}\" by defining <read-data mesh=\"{mesh}\" name=\"{data}\" />.",
+                self.name
+            ));
+        }
+        if ids.is_empty() && values.is_empty() {
+            return Ok(());
+        }
+        let c = self.store.data[&key].components;
+        if values.len() != ids.len() * c {
+            return err(format!(
+                "Input sizes are inconsistent attempting to read {c}D data \"{data}\" from mesh \"{mesh}\". You passed {} vertex indices and {} data components, but we expected {} data components ({c} x {}).",
+                ids.len(),
+                values.len(),
+                ids.len() * c,
+                ids.len()
+            ));
+        }
+        self.check_ids(mesh, ids, "read")?;
+        let t = self.time() + rel;
+        self.store.read(&key, t, ids, values).ok_or_else(|| {
+            CouplingError::new(format!(
+                "Data \"{data}\" cannot be read from mesh \"{mesh}\" as it contains no samples. This is typically a configuration issue of the data flow."
+            ))
+        })
+    }
+
+    fn write_data(&mut self, mesh: &str, data: &str, ids: &[VertexId], values: &[f64]) -> Result<()> {
+        if self.state == State::Finalized {
+            return err("writeData(...) cannot be called after finalize().");
+        }
+        if self.state == State::Initialized && !self.ongoing() {
+            return err("Calling writeData(...) is forbidden if coupling is not ongoing, because the data you are trying to write will not be used anymore. You can fix this by always calling writeData(...) before the advance(...) call in your simulation loop or by using Participant::isCouplingOngoing() to implement a safeguard.");
+        }
+        let key = (mesh.to_string(), data.to_string());
+        self.mesh(mesh)?;
+        if !self.write_keys.contains(&key) {
+            if !self.store.data.contains_key(&key) {
+                return Err(self.data_error(mesh, data));
+            }
+            return err(format!(
+                "This participant does not use data \"{data}\" via mesh \"{mesh}\", but attempted to write it. Please extend the configuration of participant \"{}\" by defining <write-data mesh=\"{mesh}\" name=\"{data}\" />.",
+                self.name
+            ));
+        }
+        if ids.is_empty() && values.is_empty() {
+            return Ok(());
+        }
+        let c = self.store.data[&key].components;
+        if values.len() != ids.len() * c {
+            return err(format!(
+                "Input sizes are inconsistent attempting to write {c}D data \"{data}\" to mesh \"{mesh}\". You passed {} vertex indices and {} data components, but we expected {} data components ({c} x {}).",
+                ids.len(),
+                values.len(),
+                ids.len() * c,
+                ids.len()
+            ));
+        }
+        self.check_ids(mesh, ids, "write")?;
+        if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+            let window = self.schemes.iter().map(|s| s.time.window()).min().unwrap_or(1);
+            return err(format!(
+                "participant \"{}\" wrote a non-finite value ({}) for data \"{data}\" on mesh \"{mesh}\" at vertex {} (component {}) in time window {window}: the solver has probably diverged.",
+                self.name,
+                values[i],
+                ids[i / c],
+                i % c
+            ));
+        }
+        let n = self.store.meshes[&key.0].vertex_count();
+        let d = self.store.data.get_mut(&key).expect("checked");
+        let buf = d.write_buffer.as_mut().expect("write data has a buffer");
+        if buf.len() != n * c {
+            buf.resize(n * c, 0.0);
+        }
+        for (k, &id) in ids.iter().enumerate() {
+            let id = id as usize;
+            buf[id * c..(id + 1) * c].copy_from_slice(&values[k * c..(k + 1) * c]);
+        }
+        Ok(())
+    }
+
+    fn advance(&mut self, dt: f64) -> Result<()> {
+        match self.state {
+            State::Constructed => return err("initialize() has to be called before advance()."),
+            State::Finalized => return err("advance() cannot be called after finalize()."),
+            State::Initialized => {}
+        }
+        if !self.ongoing() {
+            return err("advance() cannot be called when isCouplingOngoing() returns false.");
+        }
+        if !dt.is_finite() {
+            return err(format!("advance() cannot be called with an infinite time step size ({dt})."));
+        }
+        if dt.abs() <= EPS {
+            return err("advance() cannot be called with a time step size of 0.");
+        }
+        if dt < 0.0 {
+            return err(format!("advance() cannot be called with a negative time step size {dt}."));
+        }
+        if dt >= f64::MAX && self.schemes.iter().any(|s| s.defines_windows()) {
+            return err("advance(dt) was called with dt = getMaxTimeStepSize() under time-window-size method=\"first-participant\" without max-time: directly using getMaxTimeStepSize() is not permitted. Advance by the solver's own step.");
+        }
+        let max = self.get_max_time_step_size()?;
+        if dt > max + EPS {
+            return err(format!(
+                "advance(dt) of participant \"{}\": the time step size {dt} exceeds the maximum allowed time step size {max} in the remaining of this time window.",
+                self.name
+            ));
+        }
+        for s in self.schemes.iter_mut().filter(|s| s.is_ongoing()) {
+            s.advance(dt);
+        }
+        let t = self.time();
+        self.store.sample_write_buffers(t);
+        self.window_complete = false;
+        let m2n = self.m2n.as_mut().expect("initialized");
+        let ends: Vec<usize> = (0..self.schemes.len()).filter(|&i| self.schemes[i].at_window_end).collect();
+        for &i in &ends {
+            self.schemes[i].first_exchange(m2n, &mut self.store)?;
+        }
+        for &i in &ends {
+            self.schemes[i].second_exchange(m2n, &mut self.store)?;
+            self.schemes[i].at_window_end = false;
+            self.window_complete = true;
+        }
+        if self.window_complete {
+            let start = self.schemes.iter().map(|s| s.time.window_start()).fold(f64::MAX, f64::min);
+            self.store.trim_write_data(start);
+        }
+        Ok(())
+    }
+
+    fn requires_writing_checkpoint(&mut self) -> Result<bool> {
+        self.require_initialized("requiresWritingCheckpoint()")?;
+        Ok(false)
+    }
+
+    fn requires_reading_checkpoint(&mut self) -> Result<bool> {
+        self.require_initialized("requiresReadingCheckpoint()")?;
+        Ok(false)
+    }
+
+    fn is_coupling_ongoing(&self) -> Result<bool> {
+        self.require_initialized("isCouplingOngoing()")?;
+        Ok(self.ongoing())
+    }
+
+    fn is_time_window_complete(&self) -> Result<bool> {
+        self.require_initialized("isTimeWindowComplete()")?;
+        Ok(self.window_complete)
+    }
+
+    fn finalize(&mut self) -> Result<()> {
+        if self.state == State::Finalized {
+            return err("finalize() may only be called once.");
+        }
+        let early = self.state == State::Initialized && self.ongoing();
+        if let Some(m) = &mut self.m2n {
+            if early {
+                m.abort(&format!("participant \"{}\" finalized before the end of the coupling", self.name));
+            } else {
+                m.close();
+            }
+        }
+        self.m2n = None;
+        self.state = State::Finalized;
+        Ok(())
+    }
+}
+
+impl Drop for NativeParticipant {
+    fn drop(&mut self) {
+        if self.state != State::Finalized {
+            log::debug!("{}: implicitly finalizing in destructor", self.name);
+            if let Some(m) = &mut self.m2n {
+                m.abort(&format!("participant \"{}\" stopped before the end of the coupling", self.name));
+            }
+        }
+    }
+}

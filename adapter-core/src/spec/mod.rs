@@ -1,4 +1,70 @@
-//! Participant YAML files (Chrono-compatible keys).
+//! Participant YAML files (Chrono-compatible keys): reading them with file-and-line
+//! diagnostics, cross-checking them against the preCICE XML, and a schema-checked YAML
+//! reader for the participants' own model and solver files.
+
+mod check;
+mod lines;
+mod parse;
+mod reader;
+mod typed;
 
 pub mod model;
 pub use model::*;
+pub use typed::{load_yaml, parse_yaml_str};
+
+use crate::config::PreciceConfig;
+use crate::diagnostics::{Diagnostics, Location};
+use std::path::Path;
+
+/// Reads a participant file. Ok carries warnings (ignored keys, end_time != -1); Err carries
+/// every error found (and the warnings before them). Also checks that the files the
+/// participant file names (model, solver, points files) exist.
+pub fn load(path: &Path) -> Result<(ParticipantFile, Diagnostics), Diagnostics> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        let mut d = Diagnostics::default();
+        d.error(Location::new(path, 0), format!("cannot read the participant file: {e}"));
+        d
+    })?;
+    let (file, mut diags) = parse_str(&text, path)?;
+    check_files_exist(&file, &lines::LineIndex::build(&text), &mut diags);
+    if diags.has_errors() {
+        return Err(diags);
+    }
+    Ok((file, diags))
+}
+
+/// Parses participant-file text; `path` names the file in messages and anchors relative paths.
+pub fn parse_str(text: &str, path: &Path) -> Result<(ParticipantFile, Diagnostics), Diagnostics> {
+    parse::participant_file(text, path)
+}
+
+/// Cross-checks one participant file against the XML: participant_name is a `<participant>`;
+/// every interface mesh_name is a mesh the participant provides (or receives); every
+/// write_data/read_data name is a `<write-data>`/`<read-data>` of that participant on that
+/// mesh (with nearest-spelling hints); read_data_time suits the coupling schemes. Reports
+/// all problems, plus warnings for XML data that no interface lists.
+pub fn check_against(cfg: &PreciceConfig, file: &ParticipantFile) -> Diagnostics {
+    check::check_against(cfg, file)
+}
+
+/// Missing model/solver/points files are reported now rather than when a solver starts.
+fn check_files_exist(file: &ParticipantFile, lines: &lines::LineIndex, diags: &mut Diagnostics) {
+    for (key, name) in [("model", &file.model), ("solver", &file.solver)] {
+        if let Some(name) = name {
+            let p = file.dir().join(name);
+            if !p.is_file() {
+                let loc = Location::new(&file.path, lines.line(&[lines::Seg::Key(key.to_string())]));
+                diags.error(loc, format!("{key} file `{name}` not found (looked for {})", p.display()));
+            }
+        }
+    }
+    for body in &file.adapter.bodies {
+        if let Some(PointsSpec::File(name)) = &body.points {
+            let p = file.data_file(name);
+            if !p.is_file() {
+                let msg = format!("points file `{name}` of body `{}` not found (looked for {}, through data_path)", body.name, p.display());
+                diags.error(body.loc.clone(), msg);
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! Schema-checked reading of any YAML file into a serde type. Declare the schema as a
+//! struct with `#[serde(deny_unknown_fields)]`; keys to accept but not use can be fields of
+//! type `Option<serde::de::IgnoredAny>`. serde_yaml's error (with its line) is rewritten
+//! into a `Diagnostic` that names the key, where it is, and the nearest valid spelling.
+
+use super::parse::malformed;
+use crate::diagnostics::{nearest, Diagnostics, Location};
+use serde::de::DeserializeOwned;
+use std::path::Path;
+
+/// Reads and deserializes `path`; see the module docs for how to declare the schema.
+pub fn load_yaml<T: DeserializeOwned>(path: &Path) -> Result<T, Diagnostics> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        let mut d = Diagnostics::default();
+        d.error(Location::new(path, 0), format!("cannot read the file: {e}"));
+        d
+    })?;
+    parse_yaml_str(&text, path)
+}
+
+/// As `load_yaml`, for text already in memory (`path` is used in messages only).
+pub fn parse_yaml_str<T: DeserializeOwned>(text: &str, path: &Path) -> Result<T, Diagnostics> {
+    // Syntax errors first, with the wording of the participant-file reader.
+    if let Err(e) = serde_yaml::from_str::<serde_yaml::Value>(text) {
+        return Err(malformed(&e, text, path));
+    }
+    serde_yaml::from_str::<T>(text).map_err(|e| {
+        let line = e.location().map(|l| l.line()).unwrap_or(1);
+        let mut d = Diagnostics::default();
+        d.error(Location::new(path, line), translate(&e.to_string()));
+        d
+    })
+}
+
+/// Rewrites a serde message (`a.b[0]: unknown field `x`, expected one of ...`) in our words.
+fn translate(raw: &str) -> String {
+    let text = raw.find(" at line ").map(|i| &raw[..i]).unwrap_or(raw);
+    let (section, msg) = split_path(text);
+    let place = section.map(|s| format!("in {s}")).unwrap_or_else(|| "at the top level".to_string());
+    let quoted = backticked_words(msg);
+    if let Some(rest) = msg.strip_prefix("unknown field ") {
+        let key = quoted.first().cloned().unwrap_or_default();
+        let valid: Vec<&str> = quoted.iter().skip(1).map(String::as_str).collect();
+        let hint = match nearest(&key, valid.iter().copied()) {
+            Some(n) => format!("; did you mean `{n}`?"),
+            None if rest.contains("there are no fields") || valid.is_empty() => "; no keys are allowed here".to_string(),
+            None => format!("; valid keys are {}", super::reader::backticked(&valid)),
+        };
+        return format!("unknown key `{key}` {place}{hint}");
+    }
+    if msg.starts_with("unknown variant ") {
+        let value = quoted.first().cloned().unwrap_or_default();
+        let valid: Vec<&str> = quoted.iter().skip(1).map(String::as_str).collect();
+        let near = nearest(&value, valid.iter().copied()).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
+        let what = section.map(|s| format!("for {s}")).unwrap_or_default();
+        return format!("invalid value `{value}` {what}; {near}valid values are {}", super::reader::backticked(&valid));
+    }
+    if msg.starts_with("missing field ") {
+        let key = quoted.first().cloned().unwrap_or_default();
+        return format!("missing required key `{key}` {place}");
+    }
+    match section {
+        Some(s) => format!("{s}: {msg}"),
+        None => msg.to_string(),
+    }
+}
+
+/// Splits serde_yaml's `path: message` prefix (a path has no spaces).
+fn split_path(text: &str) -> (Option<&str>, &str) {
+    match text.split_once(": ") {
+        Some((p, m)) if !p.is_empty() && !p.contains(' ') && p != "." => (Some(p), m),
+        _ => (None, text),
+    }
+}
+
+/// The words between backticks, in order.
+fn backticked_words(s: &str) -> Vec<String> {
+    s.split('`').skip(1).step_by(2).map(str::to_string).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Inner {
+        time_step: f64,
+        kind: Option<Kind>,
+        visualization: Option<serde::de::IgnoredAny>,
+    }
+    #[derive(Deserialize, Debug)]
+    enum Kind {
+        #[serde(rename = "SMC")]
+        Smc,
+        #[serde(rename = "NSC")]
+        Nsc,
+    }
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Outer {
+        integrator: Inner,
+    }
+
+    fn err(text: &str) -> String {
+        parse_yaml_str::<Outer>(text, Path::new("s.yaml")).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn messages_name_key_line_and_spelling() {
+        let e = err("integrator:\n  time_stp: 1\n");
+        assert_eq!(e, "s.yaml:2: error: unknown key `time_stp` in integrator; did you mean `time_step`?");
+        let e = err("integrator:\n  time_step: 1\n  kind: SMCC\n");
+        assert!(e.starts_with("s.yaml:3: error: invalid value `SMCC` for integrator.kind; did you mean `SMC`?"), "{e}");
+        let e = err("integrator:\n  kind: NSC\n");
+        assert!(e.contains("missing required key `time_step` in integrator"), "{e}");
+        let e = err("integrator: [\n");
+        assert!(e.starts_with("s.yaml:2: error: malformed YAML"), "{e}");
+        let ok = parse_yaml_str::<Outer>("integrator:\n  time_step: 1\n  visualization: {a: 1}\n", Path::new("s.yaml"));
+        assert!(ok.is_ok());
+    }
+}

@@ -1,0 +1,123 @@
+//! Chrono's shipped participant files (in ../shared/compat/chrono) must read unchanged,
+//! with the values Chrono's adapters would see and one warning per ignored key.
+
+use std::path::PathBuf;
+use tidelink_adapter_core::diagnostics::Diagnostics;
+use tidelink_adapter_core::spec::{self, DataType, MeshType, ParticipantFile, PointsSpec, ReadDataTime};
+
+/// The shared file, or `None` after printing the skip notice.
+fn shared(rel: &str) -> Option<PathBuf> {
+    let p = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/compat/chrono")).join(rel);
+    if p.is_file() {
+        Some(p)
+    } else {
+        println!("skipped: needs ../shared/compat/chrono/{rel}");
+        None
+    }
+}
+
+fn load(rel: &str) -> Option<(ParticipantFile, Diagnostics)> {
+    let p = shared(rel)?;
+    match spec::load(&p) {
+        Ok(r) => Some(r),
+        Err(d) => panic!("{rel} must read unchanged:\n{d}"),
+    }
+}
+
+/// Warnings whose message mentions `word`, with their lines.
+fn warnings_about(d: &Diagnostics, word: &str) -> Vec<usize> {
+    d.warnings().filter(|w| w.message.contains(word)).map(|w| w.location.line).collect()
+}
+
+fn data(list: &[spec::DataSpec]) -> Vec<(&str, DataType)> {
+    list.iter().map(|d| (d.name.as_str(), d.data_type)).collect()
+}
+
+#[test]
+fn sphere_drop_solid() {
+    let Some((f, d)) = load("sphere_drop/solid_chrono/mbs_participant.yaml") else { return };
+    assert_eq!(f.participant_type.as_deref(), Some("MBS"));
+    assert_eq!(f.model.as_deref(), Some("mbs_model.yaml"));
+    assert_eq!(f.solver.as_deref(), Some("mbs_solver.yaml"));
+    assert_eq!(f.simulation.end_time, Some(100.0));
+    assert!(f.simulation.enforce_realtime);
+    assert_eq!(f.simulation.gravity, None);
+    assert_eq!(f.output.format.as_deref(), Some("HDF5"));
+    assert_eq!(f.output.mode.as_deref(), Some("SERIES"));
+    assert_eq!(f.output.fps, Some(20.0));
+    let a = &f.adapter;
+    assert_eq!(a.participant_name, "Solid");
+    assert_eq!(a.loc.line, 29);
+    assert_eq!(a.read_data_time, ReadDataTime::WindowStart);
+    assert_eq!(a.bodies.len(), 1);
+    assert_eq!(a.bodies[0].name, "ball");
+    assert_eq!(a.bodies[0].points, None);
+    assert_eq!(a.interfaces.len(), 1);
+    let i = &a.interfaces[0];
+    assert_eq!((i.mesh_name.as_str(), &i.mesh_type), ("SolidMesh", &MeshType::RigidBodyRefs));
+    assert_eq!(data(&i.write_data), [("positions", DataType::Positions), ("velocities", DataType::LinearVelocities)]);
+    assert_eq!(data(&i.read_data), [("forces", DataType::Forces), ("torques", DataType::Torques)]);
+    assert_eq!(i.read_data[1].loc.line, 45);
+    assert_eq!(warnings_about(&d, "`visualization`"), [16]);
+    assert_eq!(warnings_about(&d, "end_time"), [8]);
+    assert_eq!(d.0.len(), 2, "{d}");
+}
+
+#[test]
+fn sphere_drop_sph() {
+    let Some((f, d)) = load("sphere_drop/fluid_sph/sph_participant.yaml") else { return };
+    assert_eq!(f.participant_type.as_deref(), Some("SPH"));
+    assert_eq!(f.output.format.as_deref(), Some("NONE"));
+    assert_eq!(f.output.mode.as_deref(), Some("FRAMES"));
+    let a = &f.adapter;
+    assert_eq!(a.participant_name, "Fluid");
+    let b = &a.bodies[0];
+    assert_eq!(b.name, "ball");
+    assert_eq!(b.location, Some([0.0, 0.0, 0.18]));
+    assert_eq!(b.orientation, Some([0.0, 0.0, 0.0]));
+    assert_eq!(b.loc.line, 54);
+    let i = &a.interfaces[0];
+    assert_eq!((i.mesh_name.as_str(), &i.mesh_type), ("FluidMesh", &MeshType::RigidBodyRefs));
+    assert_eq!(data(&i.write_data), [("forces", DataType::Forces), ("torques", DataType::Torques)]);
+    assert_eq!(data(&i.read_data), [("positions", DataType::Positions), ("velocities", DataType::LinearVelocities)]);
+    // One warning each, although `visualization` has many sub-keys.
+    assert_eq!(warnings_about(&d, "`visualization`"), [15]);
+    assert_eq!(warnings_about(&d, "`shapes`"), [57]);
+    assert_eq!(warnings_about(&d, "end_time"), [8]);
+    assert_eq!(d.0.len(), 3, "{d}");
+}
+
+#[test]
+fn sphere_drop_buoyancy() {
+    let Some((f, d)) = load("sphere_drop/fluid_buoyancy/cfd_participant.yaml") else { return };
+    assert!(d.0.is_empty(), "{d}");
+    assert_eq!(f.participant_type, None);
+    assert_eq!(f.model, None);
+    let a = &f.adapter;
+    assert_eq!(a.participant_name, "Fluid");
+    assert!(a.bodies.is_empty());
+    assert_eq!(a.interfaces[0].mesh_name, "FluidMesh");
+    assert_eq!(a.interfaces[0].write_data[0].loc.line, 8);
+    assert_eq!(data(&a.interfaces[0].read_data), [("positions", DataType::Positions), ("velocities", DataType::LinearVelocities)]);
+}
+
+#[test]
+fn flap_solid() {
+    let Some((f, d)) = load("flap_openfoam/solid_chrono/mbs_participant.yaml") else { return };
+    assert_eq!(f.simulation.gravity, Some([0.0, 0.0, 0.0]));
+    assert_eq!(f.simulation.gravity_loc.as_ref().map(|l| l.line), Some(10));
+    let a = &f.adapter;
+    assert_eq!(a.participant_name, "Solid");
+    let dp = a.data_path.as_ref().expect("data_path");
+    assert!(!dp.absolute);
+    assert_eq!(dp.root, ".");
+    assert_eq!(a.bodies[0].name, "flap");
+    assert_eq!(a.bodies[0].points, Some(PointsSpec::File("flap.txt".into())));
+    assert!(f.data_file("flap.txt").is_file());
+    let i = &a.interfaces[0];
+    assert_eq!((i.mesh_name.as_str(), &i.mesh_type), ("SolidMesh", &MeshType::RigidBodyPoints));
+    assert_eq!(data(&i.write_data), [("Displacement", DataType::Displacements)]);
+    assert_eq!(data(&i.read_data), [("Force", DataType::Forces)]);
+    assert_eq!(warnings_about(&d, "`visualization`"), [17]);
+    assert_eq!(d.0.len(), 2, "{d}");
+}

@@ -1,0 +1,45 @@
+//! Table of broken participant files (tests/corpus/yaml). Each file's first line says what
+//! must be reported: `# expect: line N: message fragment`. Reading must fail with an error
+//! on that line whose message contains the fragment, and must never panic.
+
+use std::path::{Path, PathBuf};
+use tidelink_adapter_core::spec;
+
+/// (line, fragment) from the first-line comment.
+fn expectation(path: &Path, text: &str) -> (usize, String) {
+    let first = text.lines().next().unwrap_or_default();
+    let rest = first
+        .strip_prefix("# expect: line ")
+        .unwrap_or_else(|| panic!("{}: first line must be `# expect: line N: fragment`", path.display()));
+    let (line, fragment) = rest.split_once(": ").expect("`: ` after the line number");
+    (line.trim().parse().expect("line number"), fragment.trim().to_string())
+}
+
+#[test]
+fn every_broken_file_reports_its_error_and_line() {
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/yaml"));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("corpus folder")
+        .map(|e| e.expect("corpus entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 10, "the corpus needs at least 10 files, has {}", files.len());
+    let mut failures = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).expect("read corpus file");
+        let (line, fragment) = expectation(path, &text);
+        match spec::load(path) {
+            Ok((_, warnings)) => failures.push(format!("{}: read without error\n{warnings}", path.display())),
+            Err(d) => {
+                let hit = d.errors().any(|e| e.location.line == line && e.message.contains(&fragment));
+                let printed = d.to_string();
+                let names_file = printed.contains(&*path.to_string_lossy());
+                if !hit || !names_file {
+                    failures.push(format!("{}: expected line {line}: {fragment}\ngot:\n{printed}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} corpus files failed:\n\n{}", failures.len(), files.len(), failures.join("\n\n"));
+}

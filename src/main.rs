@@ -1,1 +1,85 @@
-fn main() {}
+//! `tidelink`: checks co-simulation cases and launches their participant processes.
+
+mod check;
+mod exchange;
+mod gravity;
+mod launch;
+mod manifest;
+mod output;
+mod paths;
+mod progress_view;
+mod run;
+mod stop;
+mod supervise;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Checks and runs Tidelink co-simulation cases.
+///
+/// A case is a directory with a manifest `tidelink.yaml` naming the preCICE XML and, for
+/// each participant, its command, participant file (`spec`) and working directory.
+#[derive(Parser)]
+#[command(name = "tidelink", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Check the case, then start every participant and watch them until they finish
+    ///
+    /// Removes stale precice-run folders first, prefixes each participant's output with
+    /// `[Name] `, and turns their `@progress` lines into one progress display. If one
+    /// participant fails (or on Ctrl-C) the others are stopped (SIGTERM, then SIGKILL after
+    /// 2 s). Exits 0 only if every participant exits 0.
+    Run {
+        /// The case directory (or its tidelink.yaml).
+        case: PathBuf,
+    },
+    /// Validate a case without running it
+    ///
+    /// Checks the preCICE XML, every participant file, and the agreements between them
+    /// (participant, mesh and data names, read_data_time, gravity). Prints every problem as
+    /// `file:line: error: ...`; exits 0 when there are no errors (warnings are allowed).
+    Check {
+        /// The case directory (or its tidelink.yaml).
+        case: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let cli = Cli::parse();
+    let result: Result<u8> = match cli.command {
+        Cmd::Run { case } => run::run(&case),
+        Cmd::Check { case } => Ok(if check_command(&case) { 0 } else { 1 }),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Prints every diagnostic and a summary; true when there are no errors.
+fn check_command(case: &std::path::Path) -> bool {
+    let checked = check::check_case(case);
+    for d in &checked.diags.0 {
+        println!("{d}");
+    }
+    let errors = checked.diags.errors().count();
+    let warnings = checked.diags.warnings().count();
+    let name = checked.case.as_ref().map(|c| c.name()).unwrap_or_else(|| case.display().to_string());
+    if errors == 0 {
+        println!("case `{name}`: no errors ({warnings} warning(s))");
+    } else {
+        println!("case `{name}`: {errors} error(s), {warnings} warning(s)");
+    }
+    errors == 0
+}

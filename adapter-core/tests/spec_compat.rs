@@ -121,3 +121,52 @@ fn flap_solid() {
     assert_eq!(warnings_about(&d, "`visualization`"), [17]);
     assert_eq!(d.0.len(), 2, "{d}");
 }
+
+/// Reads a Chrono XML with the config reader, or `None` (skip) when the file is absent.
+fn xml(rel: &str) -> Option<tidelink_adapter_core::config::PreciceConfig> {
+    let p = shared(rel)?;
+    match tidelink_adapter_core::config::load(&p) {
+        Ok((cfg, _)) => Some(cfg),
+        Err(d) => panic!("{rel} must read:\n{d}"),
+    }
+}
+
+#[test]
+fn chrono_files_agree_with_their_xml() {
+    let cases = [
+        ("sphere_drop/precice_config_explicit.xml", "sphere_drop/solid_chrono/mbs_participant.yaml"),
+        ("sphere_drop/precice_config_explicit.xml", "sphere_drop/fluid_sph/sph_participant.yaml"),
+        ("sphere_drop/precice_config_explicit.xml", "sphere_drop/fluid_buoyancy/cfd_participant.yaml"),
+        ("sphere_drop/precice_config_implicit.xml", "sphere_drop/solid_chrono/mbs_participant.yaml"),
+        ("flap_openfoam/precice_config.xml", "flap_openfoam/solid_chrono/mbs_participant.yaml"),
+    ];
+    for (x, y) in cases {
+        let (Some(cfg), Some((file, _))) = (xml(x), load(y)) else { return };
+        let d = spec::check_against(&cfg, &file);
+        assert!(!d.has_errors(), "{y} against {x}:\n{d}");
+    }
+}
+
+#[test]
+fn check_against_reports_every_wrong_name_with_its_line() {
+    let Some(cfg) = xml("sphere_drop/precice_config_explicit.xml") else { return };
+    let Some(p) = shared("sphere_drop/fluid_buoyancy/cfd_participant.yaml") else { return };
+    let text = std::fs::read_to_string(&p).expect("read")
+        .replace("name: forces", "name: force")
+        .replace("name: velocities", "name: torques");
+    let (file, _) = spec::parse_str(&text, &p).expect("still valid YAML");
+    let d = spec::check_against(&cfg, &file);
+    let errors: Vec<(usize, &str)> = d.errors().map(|e| (e.location.line, e.message.as_str())).collect();
+    assert_eq!(errors.len(), 2, "{d}");
+    assert_eq!(errors[0].0, 8);
+    assert!(errors[0].1.contains("did you mean `forces`?"), "{d}");
+    assert_eq!(errors[1].0, 15);
+    assert!(errors[1].1.contains("is a <write-data> of participant `Fluid`"), "{d}");
+
+    let renamed = text.replace("participant_name: Fluid", "participant_name: Fluids");
+    let (file, _) = spec::parse_str(&renamed, &p).expect("still valid YAML");
+    let d = spec::check_against(&cfg, &file);
+    let e = d.errors().next().expect("an error");
+    assert_eq!(e.location.line, 2);
+    assert!(e.message.contains("did you mean `Fluid`?"), "{d}");
+}

@@ -3,7 +3,7 @@
 //! hang) at start-up instead of here.
 
 use super::model::*;
-use crate::config::{DataUse, ParticipantDecl, PreciceConfig};
+use crate::config::{self, DataUse, ParticipantDecl, PreciceConfig};
 use crate::diagnostics::{nearest, Diagnostics, Location};
 
 /// Reports every mismatch between `file` and `cfg` (see `spec::check_against`).
@@ -22,7 +22,7 @@ pub(crate) fn check_against(cfg: &PreciceConfig, file: &ParticipantFile) -> Diag
     }
     warn_unlisted(p, file, &mut d);
     let rdt = &file.adapter;
-    d.extend(check_read_data_time(cfg, name, rdt.read_data_time, &rdt.read_data_time_loc));
+    d.extend(config::check_read_data_time(cfg, name, rdt.read_data_time, &rdt.read_data_time_loc));
     d
 }
 
@@ -106,23 +106,4 @@ fn warn_unlisted(p: &ParticipantDecl, file: &ParticipantFile, d: &mut Diagnostic
             d.warning(loc, msg);
         }
     }
-}
-
-/// Interim stand-in for `config::check_read_data_time` (being written alongside the XML
-/// parser): WINDOW_END needs the participant second in every serial scheme it is part of.
-fn check_read_data_time(cfg: &PreciceConfig, participant: &str, t: ReadDataTime, loc: &Location) -> Diagnostics {
-    let mut d = Diagnostics::default();
-    if t == ReadDataTime::WindowStart {
-        return d;
-    }
-    for s in cfg.schemes_of(participant) {
-        if !s.kind.is_serial() {
-            let msg = format!("read_data_time: WINDOW_END needs a serial coupling scheme, but `{participant}` is in a {} scheme ({})", s.kind.tag(), s.loc);
-            d.error(loc.clone(), msg);
-        } else if s.second != participant {
-            let msg = format!("read_data_time: WINDOW_END is only valid for the participant listed second; `{participant}` is first in the {} scheme ({})", s.kind.tag(), s.loc);
-            d.error(loc.clone(), msg);
-        }
-    }
-    d
 }

@@ -10,7 +10,7 @@ mod typed;
 
 pub mod model;
 pub use model::*;
-pub use typed::{load_yaml, parse_yaml_str};
+pub use typed::{load_yaml, load_yaml_with_lines, parse_yaml_str, YamlLines};
 
 use crate::config::PreciceConfig;
 use crate::diagnostics::{Diagnostics, Location};

@@ -45,6 +45,8 @@ pub(crate) fn participant_file(text: &str, path: &Path) -> Result<(ParticipantFi
         return Err(r.diags);
     }
     let file = read_file(&mut r, &root, path);
+    // Keys are checked before values are read; present the findings in file order.
+    r.diags.0.sort_by_key(|d| d.location.line);
     match file {
         Some(f) if !r.diags.has_errors() => Ok((f, r.diags)),
         _ => Err(r.diags),

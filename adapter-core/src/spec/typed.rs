@@ -3,19 +3,58 @@
 //! type `Option<serde::de::IgnoredAny>`. serde_yaml's error (with its line) is rewritten
 //! into a `Diagnostic` that names the key, where it is, and the nearest valid spelling.
 
+use super::lines::{LineIndex, Seg};
 use super::parse::malformed;
 use crate::diagnostics::{nearest, Diagnostics, Location};
 use serde::de::DeserializeOwned;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// Line numbers of the keys of a YAML file, for messages about values that deserialized
+/// fine but are wrong in context (a name that does not exist elsewhere, say).
+pub struct YamlLines {
+    index: LineIndex,
+    path: PathBuf,
+}
+
+impl YamlLines {
+    /// Scans `text` (the contents of `path`).
+    pub fn new(text: &str, path: &Path) -> Self {
+        YamlLines { index: LineIndex::build(text), path: path.to_path_buf() }
+    }
+
+    /// Where a node is, by its serde-style path such as `participants[1].name`; a path
+    /// that does not exist gives the line of its nearest existing parent.
+    pub fn loc(&self, node: &str) -> Location {
+        let mut segs = Vec::new();
+        for part in node.split('.').filter(|p| !p.is_empty()) {
+            let mut pieces = part.split('[');
+            if let Some(key) = pieces.next().filter(|k| !k.is_empty()) {
+                segs.push(Seg::Key(key.to_string()));
+            }
+            segs.extend(pieces.filter_map(|p| p.trim_end_matches(']').parse().ok()).map(Seg::Index));
+        }
+        Location::new(&self.path, self.index.line(&segs))
+    }
+}
+
+/// As `load_yaml`, also returning the file's key lines.
+pub fn load_yaml_with_lines<T: DeserializeOwned>(path: &Path) -> Result<(T, YamlLines), Diagnostics> {
+    let text = read(path)?;
+    let value = parse_yaml_str(&text, path)?;
+    Ok((value, YamlLines::new(&text, path)))
+}
 
 /// Reads and deserializes `path`; see the module docs for how to declare the schema.
 pub fn load_yaml<T: DeserializeOwned>(path: &Path) -> Result<T, Diagnostics> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    parse_yaml_str(&read(path)?, path)
+}
+
+fn read(path: &Path) -> Result<String, Diagnostics> {
+    std::fs::read_to_string(path).map_err(|e| {
         let mut d = Diagnostics::default();
         d.error(Location::new(path, 0), format!("cannot read the file: {e}"));
         d
-    })?;
-    parse_yaml_str(&text, path)
+    })
 }
 
 /// As `load_yaml`, for text already in memory (`path` is used in messages only).
@@ -119,7 +158,10 @@ mod tests {
         assert!(e.contains("missing required key `time_step` in integrator"), "{e}");
         let e = err("integrator: [\n");
         assert!(e.starts_with("s.yaml:2: error: malformed YAML"), "{e}");
-        let ok = parse_yaml_str::<Outer>("integrator:\n  time_step: 1\n  visualization: {a: 1}\n", Path::new("s.yaml"));
-        assert!(ok.is_ok());
+        let text = "integrator:\n  time_step: 1\n  visualization: {a: 1}\n";
+        assert!(parse_yaml_str::<Outer>(text, Path::new("s.yaml")).is_ok());
+        let lines = YamlLines::new(text, Path::new("s.yaml"));
+        assert_eq!(lines.loc("integrator.visualization.a").line, 3);
+        assert_eq!(lines.loc("integrator.nothing[2]").line, 1);
     }
 }

@@ -1,0 +1,135 @@
+//! `tidelink check`: every validation that can run without starting a participant — the
+//! XML, each participant file, and the agreements between files that nothing else checks.
+
+use crate::gravity;
+use crate::manifest::Case;
+use crate::paths;
+use std::collections::HashSet;
+use std::path::PathBuf;
+use tidelink_adapter_core::config::{self, PreciceConfig};
+use tidelink_adapter_core::diagnostics::{nearest, Diagnostics};
+use tidelink_adapter_core::spec::{self, ParticipantFile};
+
+/// What `check` found; `run` goes on only without errors.
+pub struct Checked {
+    pub case: Option<Case>,
+    pub config: Option<PreciceConfig>,
+    pub diags: Diagnostics,
+}
+
+/// Checks the case at `path` (a case directory or its manifest).
+pub fn check_case(path: &std::path::Path) -> Checked {
+    let case = match Case::load(path) {
+        Ok(c) => c,
+        Err(diags) => return Checked { case: None, config: None, diags },
+    };
+    let mut diags = Diagnostics::default();
+    let config = match config::load(&case.xml_path()) {
+        Ok((cfg, warnings)) => {
+            diags.extend(warnings);
+            Some(cfg)
+        }
+        Err(errors) => {
+            diags.extend(errors);
+            None
+        }
+    };
+    check_manifest(&case, config.as_ref(), &mut diags);
+    let specs = load_specs(&case, config.as_ref(), &mut diags);
+    diags.extend(gravity::check(&specs));
+    Checked { case: Some(case), config, diags }
+}
+
+/// Names, commands and directories in the manifest, and its agreement with the XML.
+fn check_manifest(case: &Case, cfg: Option<&PreciceConfig>, d: &mut Diagnostics) {
+    let mut seen = HashSet::new();
+    for (i, p) in case.manifest.participants.iter().enumerate() {
+        let at = |key: &str| case.loc(&format!("participants[{i}].{key}"));
+        if !seen.insert(p.name.as_str()) {
+            d.error(at("name"), format!("participant `{}` is listed twice in the manifest", p.name));
+        }
+        if let Some(cfg) = cfg {
+            if cfg.participant(&p.name).is_none() {
+                let names: Vec<&str> = cfg.participants.iter().map(|p| p.name.as_str()).collect();
+                let hint = match nearest(&p.name, names.iter().copied()) {
+                    Some(n) => format!("did you mean `{n}`?"),
+                    None => format!("it declares {}", names.join(", ")),
+                };
+                let msg = format!("participant `{}` is not a <participant> in {}; {hint}", p.name, cfg.path.display());
+                d.error(at("name"), msg);
+            }
+        }
+        if p.external {
+            continue;
+        }
+        let wd = case.working_dir(p);
+        if !wd.is_dir() {
+            d.error(at("working_directory"), format!("working directory {} does not exist", wd.display()));
+        }
+        match &p.command {
+            None => d.error(at("name"), format!("participant `{}` needs a `command` (or `external: true` if you start it yourself)", p.name)),
+            Some(cmd) => {
+                if wd.is_dir() && paths::resolve_program(cmd.program(), &wd).is_none() {
+                    let msg = if cmd.program().contains('/') {
+                        format!("program `{}` not found (or not executable) in {}", cmd.program(), wd.display())
+                    } else {
+                        format!("program `{}` not found next to tidelink or on PATH", cmd.program())
+                    };
+                    d.warning(at("command"), msg);
+                }
+                if p.spec.is_none() && cmd.program().starts_with("tidelink-") {
+                    let msg = format!("`{}` needs a participant file; add `spec:` to this entry", cmd.program());
+                    d.warning(at("command"), msg);
+                }
+            }
+        }
+    }
+    if let Some(cfg) = cfg {
+        for xp in &cfg.participants {
+            if !case.manifest.participants.iter().any(|p| p.name == xp.name) {
+                let msg = format!(
+                    "participant `{}` of the XML is not in {}; `tidelink run` will not start it \
+                     (add an entry with `external: true` if you start it yourself)",
+                    xp.name,
+                    case.manifest_path.display()
+                );
+                d.warning(xp.loc.clone(), msg);
+            }
+        }
+    }
+}
+
+/// Reads every participant file, cross-checks it with the XML and the manifest name.
+fn load_specs(case: &Case, cfg: Option<&PreciceConfig>, d: &mut Diagnostics) -> Vec<ParticipantFile> {
+    let mut specs = Vec::new();
+    let mut read: HashSet<PathBuf> = HashSet::new();
+    for (i, p) in case.manifest.participants.iter().enumerate() {
+        let Some(path) = case.spec_path(p) else { continue };
+        let file = match spec::load(&path) {
+            Ok((file, warnings)) => {
+                // Two participants may share a file; report its warnings once.
+                if read.insert(path.clone()) {
+                    d.extend(warnings);
+                }
+                file
+            }
+            Err(errors) => {
+                d.extend(errors);
+                continue;
+            }
+        };
+        if file.adapter.participant_name != p.name {
+            let msg = format!(
+                "participant_name `{}` does not match the manifest entry `{}` ({}); they must be the same preCICE participant",
+                file.adapter.participant_name,
+                p.name,
+                case.loc(&format!("participants[{i}].name"))
+            );
+            d.error(file.adapter.loc.clone(), msg);
+        } else if let Some(cfg) = cfg {
+            d.extend(spec::check_against(cfg, &file));
+        }
+        specs.push(file);
+    }
+    specs
+}

@@ -1,0 +1,51 @@
+//! Starting participant processes: program resolution, the appended
+//! `<spec> --precice-config <xml>` arguments, piped output in its own process group.
+
+use crate::manifest::{Case, ParticipantEntry};
+use crate::output::{self, Event, Stream};
+use crate::paths;
+use anyhow::{anyhow, Context, Result};
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::Sender;
+
+/// A started participant.
+pub struct Running {
+    pub name: String,
+    pub child: Child,
+}
+
+/// The command line `run` uses for `p` (paths in it are relative to its working directory).
+pub fn command_for(case: &Case, p: &ParticipantEntry) -> Result<Command> {
+    let cmd = p.command.as_ref().ok_or_else(|| anyhow!("participant `{}` has no `command`", p.name))?;
+    let wd = case.working_dir(p);
+    let program = paths::resolve_program(cmd.program(), &wd).unwrap_or_else(|| PathBuf::from(cmd.program()));
+    let mut c = Command::new(program);
+    c.args(cmd.args());
+    if let Some(spec) = case.spec_path(p) {
+        c.arg(paths::relative_to(&spec, &wd));
+        c.arg("--precice-config");
+        c.arg(paths::relative_to(&case.xml_path(), &wd));
+    }
+    c.current_dir(&wd).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    // Own process group: Ctrl-C reaches only `tidelink`, which then stops the whole group.
+    c.process_group(0);
+    Ok(c)
+}
+
+/// Starts `p` as participant number `who`; its output lines go to `tx`.
+pub fn start(case: &Case, who: usize, p: &ParticipantEntry, tx: &Sender<Event>) -> Result<Running> {
+    let mut c = command_for(case, p)?;
+    let mut child = c.spawn().with_context(|| {
+        let prog = p.command.as_ref().map(|c| c.program().to_string()).unwrap_or_default();
+        format!("cannot start participant `{}` (program `{prog}`, in {})", p.name, case.working_dir(p).display())
+    })?;
+    if let Some(out) = child.stdout.take() {
+        output::forward(who, Stream::Out, out, tx.clone());
+    }
+    if let Some(err) = child.stderr.take() {
+        output::forward(who, Stream::Err, err, tx.clone());
+    }
+    Ok(Running { name: p.name.clone(), child })
+}

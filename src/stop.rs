@@ -1,0 +1,26 @@
+//! Stopping participants: SIGTERM to each one's process group (so a `sh -c` wrapper's
+//! children go too), SIGKILL for whatever is still running after a grace period.
+
+use std::process::{Child, Command, Stdio};
+
+/// How long participants get to exit after SIGTERM.
+pub const GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Sends `signal` (TERM, KILL) to the process group led by `child` (started with `process_group(0)`).
+pub fn signal_group(child: &mut Child, signal: &str) {
+    let pgid = child.id();
+    let sent = Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg("--")
+        .arg(format!("-{pgid}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !sent && signal == "KILL" {
+        // No `kill` program (or the group is gone): at least the direct child.
+        let _ = child.kill();
+    } else if !sent {
+        log::debug!("kill -{signal} -{pgid} failed");
+    }
+}

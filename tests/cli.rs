@@ -1,0 +1,290 @@
+//! The `tidelink` binary on temporary cases: `check` finds cross-file problems with file
+//! and line, `run` prefixes output, hides progress lines and stops everyone on a failure.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// Two participants coupled serially on one mesh, for 1 s of simulated time.
+const XML: &str = r#"<?xml version="1.0" encoding="UTF-8" ?>
+<precice-configuration>
+  <data:vector name="Force" />
+  <data:vector name="Displacement" />
+  <mesh name="SolidMesh" dimensions="3">
+    <use-data name="Force" />
+    <use-data name="Displacement" />
+  </mesh>
+  <mesh name="FluidMesh" dimensions="3">
+    <use-data name="Force" />
+    <use-data name="Displacement" />
+  </mesh>
+  <participant name="Solid">
+    <provide-mesh name="SolidMesh" />
+    <write-data name="Displacement" mesh="SolidMesh" />
+    <read-data name="Force" mesh="SolidMesh" />
+  </participant>
+  <participant name="Fluid">
+    <receive-mesh name="SolidMesh" from="Solid" />
+    <provide-mesh name="FluidMesh" />
+    <mapping:nearest-neighbor direction="write" from="FluidMesh" to="SolidMesh" constraint="conservative" />
+    <mapping:nearest-neighbor direction="read" from="SolidMesh" to="FluidMesh" constraint="consistent" />
+    <write-data name="Force" mesh="FluidMesh" />
+    <read-data name="Displacement" mesh="FluidMesh" />
+  </participant>
+  <m2n:sockets acceptor="Solid" connector="Fluid" exchange-directory="." />
+  <coupling-scheme:serial-explicit>
+    <participants first="Fluid" second="Solid" />
+    <max-time value="1.0" />
+    <time-window-size value="0.1" />
+    <exchange data="Force" mesh="SolidMesh" from="Fluid" to="Solid" />
+    <exchange data="Displacement" mesh="SolidMesh" from="Solid" to="Fluid" />
+  </coupling-scheme:serial-explicit>
+</precice-configuration>
+"#;
+
+const SOLID: &str = "\
+chrono-version: 10.0
+type: MBS
+simulation:
+  end_time: -1
+  gravity: [0, 0, -9.81]
+precice_adapter_config:
+  participant_name: Solid
+  bodies:
+  - name: ball
+  interfaces:
+  - mesh_name: SolidMesh
+    mesh_type: RIGID_BODY_REFS
+    write_data:
+    - name: Displacement
+      type: DISPLACEMENTS
+    read_data:
+    - name: Force
+      type: FORCES
+  read_data_time: WINDOW_END
+";
+
+const FLUID: &str = "\
+simulation:
+  gravity: [0, 0, -9.81]
+precice_adapter_config:
+  participant_name: Fluid
+  interfaces:
+  - mesh_name: FluidMesh
+    mesh_type: RIGID_BODY_REFS
+    write_data:
+    - name: Force
+      type: FORCES
+    read_data:
+    - name: Displacement
+      type: DISPLACEMENTS
+";
+
+const MANIFEST: &str = "\
+name: ball
+precice_config: precice-config.xml
+participants:
+  - name: Fluid
+    command: [sh, -c, 'true']
+    spec: fluid/participant.yaml
+  - name: Solid
+    command: [sh, -c, 'true']
+    spec: solid/participant.yaml
+";
+
+/// A temporary case folder; files are written relative to it.
+struct Case(tempfile::TempDir);
+
+impl Case {
+    fn new(files: &[(&str, &str)]) -> Case {
+        let case = Case(tempfile::tempdir().expect("temporary case folder"));
+        case.write("precice-config.xml", XML);
+        for (name, text) in files {
+            case.write(name, text);
+        }
+        case
+    }
+    fn write(&self, name: &str, text: &str) {
+        let p = self.0.path().join(name);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("create folder");
+        std::fs::write(p, text).expect("write case file");
+    }
+    fn path(&self) -> &Path {
+        self.0.path()
+    }
+    fn file(&self, name: &str) -> PathBuf {
+        self.0.path().join(name)
+    }
+}
+
+fn good_case() -> Case {
+    Case::new(&[("tidelink.yaml", MANIFEST), ("solid/participant.yaml", SOLID), ("fluid/participant.yaml", FLUID)])
+}
+
+fn tidelink(args: &[&str], case: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tidelink")).args(args).arg(case).output().expect("start tidelink")
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// Asserts an error line `file:line: error: ...fragment...` is in the output.
+fn assert_error_at(out: &str, file: &Path, line: usize, fragment: &str) {
+    let prefix = format!("{}:{line}: error: ", file.display());
+    assert!(
+        out.lines().any(|l| l.starts_with(&prefix) && l.contains(fragment)),
+        "expected `{prefix}...{fragment}...` in:\n{out}"
+    );
+}
+
+#[test]
+fn help_describes_the_subcommands() {
+    let o = Command::new(env!("CARGO_BIN_EXE_tidelink")).arg("--help").output().expect("start tidelink");
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("run") && t.contains("start every participant"), "{t}");
+    assert!(t.contains("check") && t.contains("without running"), "{t}");
+    let o = Command::new(env!("CARGO_BIN_EXE_tidelink")).args(["help", "run"]).output().expect("start tidelink");
+    assert!(text(&o).contains("SIGTERM"), "{}", text(&o));
+}
+
+#[test]
+fn check_passes_on_a_good_case() {
+    let case = good_case();
+    let o = tidelink(&["check"], case.path());
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(!t.contains("error:"), "{t}");
+    assert!(t.contains("no errors"), "{t}");
+}
+
+#[test]
+fn check_reports_a_gravity_mismatch_naming_both_files() {
+    let case = good_case();
+    case.write("fluid/participant.yaml", &FLUID.replace("[0, 0, -9.81]", "[0, 0, -9.8]"));
+    let o = tidelink(&["check"], case.path());
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    // The second file in manifest order is compared with the first one.
+    assert_error_at(&t, &case.file("solid/participant.yaml"), 5, "gravity [0, 0, -9.81]");
+    assert!(t.contains(&format!("{}:2", case.file("fluid/participant.yaml").display())), "{t}");
+    assert!(t.contains("[0, 0, -9.8]"), "{t}");
+}
+
+#[test]
+fn check_reports_a_participant_name_mismatch() {
+    let case = good_case();
+    case.write("solid/participant.yaml", &SOLID.replace("participant_name: Solid", "participant_name: Solids"));
+    let o = tidelink(&["check"], case.path());
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    assert_error_at(&t, &case.file("solid/participant.yaml"), 7, "participant_name `Solids` does not match");
+    assert!(t.contains(&format!("{}:7", case.file("tidelink.yaml").display())), "{t}");
+}
+
+#[test]
+fn check_reports_a_data_name_missing_from_the_xml() {
+    let case = good_case();
+    case.write("fluid/participant.yaml", &FLUID.replace("name: Force", "name: Forces"));
+    let o = tidelink(&["check"], case.path());
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    assert_error_at(&t, &case.file("fluid/participant.yaml"), 9, "did you mean `Force`?");
+}
+
+#[test]
+fn check_reports_unknown_manifest_keys() {
+    let case = good_case();
+    case.write("tidelink.yaml", &MANIFEST.replace("    spec: solid", "    spek: solid"));
+    let o = tidelink(&["check"], case.path());
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    assert_error_at(&t, &case.file("tidelink.yaml"), 9, "did you mean `spec`?");
+}
+
+#[test]
+fn run_prefixes_output_and_hides_progress_lines() {
+    let manifest = "\
+precice_config: precice-config.xml
+participants:
+  - name: Fluid
+    command: [sh, -c, \"echo hello; echo '@progress 0.5'; echo oops >&2\"]
+  - name: Solid
+    command: [sh, -c, \"echo '@progress 0.5'; echo done\"]
+";
+    let case = Case::new(&[("tidelink.yaml", manifest)]);
+    std::fs::create_dir_all(case.file("precice-run/stale")).expect("stale rendezvous folder");
+    let o = tidelink(&["run"], case.path());
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.lines().any(|l| l == "[Fluid] hello"), "{t}");
+    assert!(stdout.lines().any(|l| l == "[Solid] done"), "{t}");
+    assert!(String::from_utf8_lossy(&o.stderr).lines().any(|l| l == "[Fluid] oops"), "{t}");
+    assert!(!t.contains("@progress"), "{t}");
+    assert!(t.contains("t = 0.500 / 1.000 s (50%)"), "{t}");
+    assert!(!case.file("precice-run").exists(), "stale precice-run must be removed");
+}
+
+#[test]
+fn run_stops_the_others_when_one_fails() {
+    let manifest = "\
+precice_config: precice-config.xml
+participants:
+  - name: Fluid
+    command: [sh, -c, 'sleep 30']
+  - name: Solid
+    command: [sh, -c, 'echo starting; echo broken >&2; sleep 0.3; exit 3']
+";
+    let case = Case::new(&[("tidelink.yaml", manifest)]);
+    let start = Instant::now();
+    let o = tidelink(&["run"], case.path());
+    let elapsed = start.elapsed();
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    assert!(elapsed < Duration::from_secs(10), "took {elapsed:?}:\n{t}");
+    assert!(t.contains("participant `Solid` exited with status 3"), "{t}");
+    assert!(t.contains("stopped: Fluid"), "{t}");
+    assert!(t.contains("  [Solid] broken"), "last lines must be shown:\n{t}");
+}
+
+#[test]
+fn run_does_not_start_a_case_that_fails_check() {
+    let manifest = "\
+precice_config: precice-config.xml
+participants:
+  - name: Fluidd
+    command: [sh, -c, 'echo started']
+  - name: Solid
+    command: [sh, -c, 'echo started']
+";
+    let case = Case::new(&[("tidelink.yaml", manifest)]);
+    let o = tidelink(&["run"], case.path());
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    assert!(!t.contains("] started"), "{t}");
+    assert_error_at(&t, &case.file("tidelink.yaml"), 3, "did you mean `Fluid`?");
+}
+
+#[test]
+fn run_passes_spec_and_xml_relative_to_the_working_directory() {
+    let manifest = "\
+precice_config: precice-config.xml
+participants:
+  - name: Fluid
+    command: [sh, -c, 'true']
+    spec: fluid/participant.yaml
+  - name: Solid
+    command: [sh, -c, 'echo \"args: $*\"; pwd', sh]
+    spec: solid/participant.yaml
+    working_directory: solid
+";
+    let case = Case::new(&[("tidelink.yaml", manifest), ("solid/participant.yaml", SOLID), ("fluid/participant.yaml", FLUID)]);
+    let o = tidelink(&["run"], case.path());
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("[Solid] args: participant.yaml --precice-config ../precice-config.xml"), "{t}");
+    let wd = case.file("solid").canonicalize().expect("solid folder");
+    assert!(t.contains(&format!("[Solid] {}", wd.display())), "{t}");
+}

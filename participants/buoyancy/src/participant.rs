@@ -1,0 +1,83 @@
+//! The participant entry point shared by the binary and the tests: read the files, build
+//! the adapter, open the coupling and run the driver loop.
+
+use crate::adapter::BuoyancyAdapter;
+use crate::model_yaml;
+use anyhow::{anyhow, bail, Context, Result};
+use nalgebra::Vector3;
+use std::path::Path;
+use tidelink_adapter_core::coupling::{self, Backend};
+use tidelink_adapter_core::driver::{self, Progress, RunSummary};
+use tidelink_adapter_core::progress::LineReporter;
+use tidelink_adapter_core::spec::ParticipantFile;
+use tidelink_adapter_core::{config, spec};
+
+/// Gravity when the participant file sets none (the same default as the MBS participant).
+pub const DEFAULT_GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
+
+/// Runs the participant described by `participant_file`, printing progress lines for the
+/// launcher.
+pub fn run(participant_file: &Path, precice_config: &Path, backend: Backend) -> Result<RunSummary> {
+    run_with_progress(participant_file, precice_config, backend, &mut LineReporter::default())
+}
+
+/// As [`run`], reporting progress to `progress` (tests pass `&mut ()`).
+pub fn run_with_progress(
+    participant_file: &Path,
+    precice_config: &Path,
+    backend: Backend,
+    progress: &mut dyn Progress,
+) -> Result<RunSummary> {
+    let (mut adapter, file) = build(participant_file, precice_config)?;
+    let name = file.adapter.participant_name.clone();
+    let mut coupling = coupling::open(backend, &name, precice_config)
+        .with_context(|| format!("opening participant `{name}` of {}", precice_config.display()))?;
+    driver::run(&mut adapter, coupling.as_mut(), file.adapter.read_data_time, progress)
+        .with_context(|| format!("participant `{name}` stopped"))
+}
+
+/// Reads and cross-checks every file, returning the adapter ready to couple (and the
+/// participant file); all errors name their file and line.
+pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(BuoyancyAdapter, ParticipantFile)> {
+    let (file, warnings) = spec::load(participant_file).map_err(|d| anyhow!("{d}"))?;
+    warnings.log_warnings();
+    let (cfg, xml_warnings) = config::load(precice_config).map_err(|d| anyhow!("{d}"))?;
+    xml_warnings.log_warnings();
+    let cross = spec::check_against(&cfg, &file);
+    cross.log_warnings();
+    if cross.has_errors() {
+        let errors: Vec<String> = cross.errors().map(|d| d.to_string()).collect();
+        bail!("{}", errors.join("\n"));
+    }
+    let gravity = Vector3::from(file.simulation.gravity.unwrap_or(DEFAULT_GRAVITY));
+    let Some(model_name) = &file.model else {
+        bail!(
+            "{}: the buoyancy participant needs a `model` file (with a `buoyancy:` section: radius, water_level, \
+             fluid_density, drag_coefficient)",
+            file.path.display()
+        );
+    };
+    let model = model_yaml::load(&file.dir().join(model_name), gravity).map_err(|d| anyhow!("{d}"))?;
+    let location = match (file.adapter.bodies.first().and_then(|b| b.location), model.location) {
+        (Some(l), _) => Vector3::from(l),
+        (None, Some(l)) => l,
+        (None, None) => {
+            log::warn!(
+                "{}: no initial location for the sphere (bodies[0].location here, or buoyancy.location in the model \
+                 file): its vertex is placed at the origin",
+                file.path.display()
+            );
+            Vector3::zeros()
+        }
+    };
+    log::info!(
+        "buoyancy participant `{}`: sphere of radius {} m, gravity [{}, {}, {}]",
+        file.adapter.participant_name,
+        model.sphere.radius(),
+        gravity.x,
+        gravity.y,
+        gravity.z
+    );
+    let adapter = BuoyancyAdapter::new(&file, model.sphere, location)?;
+    Ok((adapter, file))
+}

@@ -1,0 +1,100 @@
+//! The participant entry point shared by the binary and the tests: read the participant,
+//! model and solver files, build the adapter, open the coupling and run the driver loop.
+
+use crate::adapter::{MbsAdapter, OutputSettings};
+use crate::{model_yaml, solver_yaml};
+use anyhow::{anyhow, bail, Context, Result};
+use nalgebra::Vector3;
+use std::path::{Path, PathBuf};
+use tidelink_adapter_core::coupling::{self, Backend};
+use tidelink_adapter_core::driver::{self, Progress, RunSummary};
+use tidelink_adapter_core::progress::LineReporter;
+use tidelink_adapter_core::spec::ParticipantFile;
+use tidelink_adapter_core::{config, spec};
+
+/// Gravity when the participant file sets none.
+pub const DEFAULT_GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
+
+/// What a run did and where its output went.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunReport {
+    pub summary: RunSummary,
+    /// One CSV file per coupling body, in the order of the participant file.
+    pub outputs: Vec<PathBuf>,
+}
+
+/// Runs the participant described by `participant_file`, printing progress lines for the
+/// launcher.
+pub fn run(participant_file: &Path, precice_config: &Path, backend: Backend) -> Result<RunReport> {
+    run_with_progress(participant_file, precice_config, backend, &mut LineReporter::default())
+}
+
+/// As [`run`], reporting progress to `progress` (tests pass `&mut ()`).
+pub fn run_with_progress(
+    participant_file: &Path,
+    precice_config: &Path,
+    backend: Backend,
+    progress: &mut dyn Progress,
+) -> Result<RunReport> {
+    let (mut adapter, file) = build(participant_file, precice_config)?;
+    let name = file.adapter.participant_name.clone();
+    let mut coupling = coupling::open(backend, &name, precice_config)
+        .with_context(|| format!("opening participant `{name}` of {}", precice_config.display()))?;
+    let summary = driver::run(&mut adapter, coupling.as_mut(), file.adapter.read_data_time, progress)
+        .with_context(|| format!("participant `{name}` stopped"))?;
+    Ok(RunReport { summary, outputs: adapter.output_paths() })
+}
+
+/// Reads and cross-checks every file, returning the adapter ready to couple (and the
+/// participant file); all errors name their file and line.
+pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(MbsAdapter, ParticipantFile)> {
+    let (file, warnings) = spec::load(participant_file).map_err(|d| anyhow!("{d}"))?;
+    warnings.log_warnings();
+    let (cfg, xml_warnings) = config::load(precice_config).map_err(|d| anyhow!("{d}"))?;
+    xml_warnings.log_warnings();
+    let cross = spec::check_against(&cfg, &file);
+    cross.log_warnings();
+    if cross.has_errors() {
+        let errors: Vec<String> = cross.errors().map(|d| d.to_string()).collect();
+        bail!("{}", errors.join("\n"));
+    }
+    let gravity = Vector3::from(file.simulation.gravity.unwrap_or(DEFAULT_GRAVITY));
+    let (Some(model_name), Some(solver_name)) = (&file.model, &file.solver) else {
+        bail!(
+            "{}: the MBS participant needs a `model` file (the bodies) and a `solver` file (the integrator)",
+            file.path.display()
+        );
+    };
+    let (model, model_warnings) = model_yaml::load(&file.dir().join(model_name), gravity).map_err(|d| anyhow!("{d}"))?;
+    model_warnings.log_warnings();
+    let (solver, solver_warnings) = solver_yaml::load(&file.dir().join(solver_name)).map_err(|d| anyhow!("{d}"))?;
+    solver_warnings.log_warnings();
+    let output = output_settings(&file);
+    let adapter = MbsAdapter::new(&file, model, &solver, output)?;
+    log::info!(
+        "MBS participant `{}`: {} bodies, {} coupled, gravity [{}, {}, {}], read_data_time {:?}",
+        file.adapter.participant_name,
+        adapter.bodies().len(),
+        adapter.coupling_bodies().len(),
+        gravity.x,
+        gravity.y,
+        gravity.z,
+        file.adapter.read_data_time
+    );
+    Ok((adapter, file))
+}
+
+/// CSV output unless `output.format` is NONE; other formats are written as CSV for now.
+fn output_settings(file: &ParticipantFile) -> Option<OutputSettings> {
+    let out = &file.output;
+    match out.format.as_deref() {
+        Some("NONE") => return None,
+        Some("CSV") | None => {}
+        Some(other) => log::warn!(
+            "{}: output format {other} is not available yet; writing CSV instead",
+            file.path.display()
+        ),
+    }
+    let directory = file.dir().join(out.directory.as_deref().unwrap_or("output"));
+    Some(OutputSettings { directory, fps: out.fps })
+}

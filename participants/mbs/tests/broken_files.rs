@@ -1,0 +1,113 @@
+//! Broken model, solver and participant files: every error names the file, the line and
+//! the key (or body) at fault, and nothing panics. Chrono's own case files still read.
+
+use tidelink_adapter_core::testing::{self, TempCase};
+use tidelink_mbs::participant::build;
+
+const XML: &str = include_str!("../../../configs/sphere_drop/precice-config.xml");
+const PARTICIPANT: &str = include_str!("../../../configs/sphere_drop/solid/participant.yaml");
+const MODEL: &str = include_str!("../../../configs/sphere_drop/solid/model.yaml");
+const SOLVER: &str = include_str!("../../../configs/sphere_drop/solid/solver.yaml");
+
+/// The sphere_drop Solid files in a temporary case, with `edit` applied to one of them.
+fn case(file: &str, edit: impl Fn(&str) -> String) -> TempCase {
+    let case = testing::temp_case(XML);
+    for (name, text) in [("solid/participant.yaml", PARTICIPANT), ("solid/model.yaml", MODEL), ("solid/solver.yaml", SOLVER)] {
+        let text = if name.ends_with(file) { edit(text) } else { text.to_string() };
+        case.write(name, &text);
+    }
+    case
+}
+
+fn error(case: &TempCase) -> String {
+    match build(&case.path().join("solid/participant.yaml"), &case.config) {
+        Ok(_) => panic!("the broken case was accepted"),
+        Err(e) => format!("{e:#}"),
+    }
+}
+
+fn line_of(text: &str, needle: &str) -> usize {
+    text.lines().position(|l| l.contains(needle)).expect("needle in text") + 1
+}
+
+#[test]
+fn the_shipped_case_builds() {
+    let case = case("none", str::to_string);
+    build(&case.path().join("solid/participant.yaml"), &case.config).unwrap();
+}
+
+#[test]
+fn unknown_key_in_the_model_names_file_line_and_spelling() {
+    let edited = |t: &str| t.replace("mass: 3.62", "mas: 3.62");
+    let case = case("model.yaml", edited);
+    let e = error(&case);
+    let line = line_of(&edited(MODEL), "mas: 3.62");
+    let want = format!("model.yaml:{line}: error: unknown key `mas` in model.bodies[0]; did you mean `mass`?");
+    assert!(e.contains(&want), "{e}\nwanted: {want}");
+}
+
+#[test]
+fn unknown_coupling_body_names_it_and_lists_the_models_bodies() {
+    let edited = |t: &str| t.replace("- name: ball", "- name: bal");
+    let case = case("participant.yaml", edited);
+    let e = error(&case);
+    let line = line_of(&edited(PARTICIPANT), "- name: bal");
+    assert!(e.contains(&format!("participant.yaml:{line}:")), "{e}");
+    assert!(e.contains("coupling body `bal` is not a body of the model; the model's bodies are: ball"), "{e}");
+}
+
+#[test]
+fn bad_values_in_the_model_name_their_line() {
+    let edited = |t: &str| t.replace("mass: 3.62", "mass: -3.62");
+    let case = case("model.yaml", edited);
+    let e = error(&case);
+    let line = line_of(&edited(MODEL), "mass: -3.62");
+    assert!(e.contains(&format!("model.yaml:{line}: error: body `ball`: the mass must be positive")), "{e}");
+}
+
+#[test]
+fn unsupported_integrators_and_unknown_solver_keys_are_errors() {
+    let case1 = case("solver.yaml", |t| t.replace("Euler_implicit_linearized", "HHT"));
+    let e = error(&case1);
+    assert!(e.contains("solver.yaml:3: error: integrator type `HHT` is not supported yet; supported: Euler_implicit_linearized"), "{e}");
+    let case2 = case("solver.yaml", |t| t.replace("time_step:", "timestep:"));
+    let e = error(&case2);
+    assert!(e.contains("unknown key `timestep` in integrator; did you mean `time_step`?"), "{e}");
+}
+
+#[test]
+fn rigid_body_points_meshes_are_refused_at_start_up() {
+    let case = case("participant.yaml", |t| t.replace("mesh_type: RIGID_BODY_REFS", "mesh_type: RIGID_BODY_POINTS"));
+    let e = error(&case);
+    assert!(
+        e.contains("mesh `SolidMesh` has mesh_type RIGID_BODY_POINTS: not implemented yet (issue: MBS participant)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn chrono_model_files_read() {
+    use nalgebra::Vector3;
+    let g = Vector3::new(0.0, 0.0, -9.81);
+    if let Some(p) = testing::shared_file("compat/chrono/sphere_drop/solid_chrono/mbs_model.yaml") {
+        let (m, w) = tidelink_mbs::model_yaml::load(&p, g).unwrap();
+        assert_eq!(m.body_names(), ["ball"]);
+        assert!(w.0.is_empty(), "{w}");
+        let ball = m.bodies.get(m.handle("ball").unwrap()).unwrap();
+        assert_eq!(ball.reference_position(), Vector3::new(0.0, 0.0, 0.18));
+    }
+    if let Some(p) = testing::shared_file("compat/chrono/flap_openfoam/solid_chrono/mbs_model.yaml") {
+        let (m, w) = tidelink_mbs::model_yaml::load(&p, g).unwrap();
+        assert_eq!(m.body_names(), ["ground", "flap"]);
+        let w = w.to_string();
+        assert!(w.contains("`joints` is accepted but not modelled yet"), "{w}");
+        assert!(w.contains("`rsdas` is accepted but not modelled yet"), "{w}");
+        let flap = m.bodies.get(m.handle("flap").unwrap()).unwrap();
+        assert!((flap.com_position() - Vector3::new(0.1, 0.0, 0.0)).norm() < 1e-15);
+    }
+    if let Some(p) = testing::shared_file("compat/chrono/sphere_drop/solid_chrono/mbs_solver.yaml") {
+        let (s, w) = tidelink_mbs::solver_yaml::load(&p).unwrap();
+        assert_eq!(s.time_step, 1e-2);
+        assert_eq!(w.0.len(), 1, "one warning for contact_method and solver: {w}");
+    }
+}

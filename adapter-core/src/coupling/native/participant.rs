@@ -397,14 +397,7 @@ impl Coupling for NativeParticipant {
         for s in &mut self.schemes {
             s.initialize_receive(m2n, &mut self.store)?;
         }
-        // Read data on provided meshes that no exchange feeds: one zero sample.
-        for k in &self.read_keys {
-            let n = self.store.meshes[&k.0].vertex_count();
-            let d = self.store.data.get_mut(k).expect("registered");
-            if d.waveform.is_empty() {
-                d.waveform.set(0.0, vec![0.0; n * d.components]);
-            }
-        }
+        // Read data that no exchange feeds keep no samples: reading them is an error (spec §1.8).
         self.state = State::Initialized;
         log::info!("{}: coupling initialized", self.name);
         Ok(())
@@ -425,8 +418,10 @@ impl Coupling for NativeParticipant {
                 _ => "readData(...) cannot be called after finalize().".to_string(),
             })
         })?;
+        // After the end getMaxTimeStepSize() is 0, so the window check only applies while
+        // ongoing; afterwards the dedicated "relativeReadTime = 0" error below fires.
         let max = self.get_max_time_step_size()?;
-        if rel > max + EPS {
+        if self.ongoing() && rel > max + EPS {
             return err(format!(
                 "readData(...) for data \"{data}\" cannot sample data outside of current time window: relative read time {rel} exceeds the remaining {max}."
             ));

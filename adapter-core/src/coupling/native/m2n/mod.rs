@@ -1,22 +1,25 @@
 //! Communication between participants (preCICE's `m2n`): one TCP connection per pair
 //! of participants that share a scheme or a mesh, set up through rendezvous files.
 //!
-//! Each connection has a reader thread feeding one queue per participant, so a wait on
-//! one partner also sees any other partner's death or abort at once: a participant never
-//! waits on a dead partner.
+//! Connections are read by the participant's own thread. A wait on one partner polls
+//! its socket briefly, then blocks in short slices and looks at every other partner
+//! between them, so a participant never waits on a dead partner; a send that finds the
+//! kernel buffer full keeps reading all partners meanwhile, so two large sends in
+//! opposite directions cannot deadlock.
 
+mod conn;
 mod rendezvous;
 pub mod wire;
 
 use wire::Frame;
 
+use conn::{Conn, Fill};
+
 use crate::config::{M2nKind, PreciceConfig};
 use crate::coupling::{CouplingError, Result};
 use std::collections::VecDeque;
-use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{channel, Receiver, Sender};
 use std::time::{Duration, Instant};
 
 /// Version string exchanged in the hello frame.
@@ -32,22 +35,23 @@ pub fn default_handshake_timeout() -> Duration {
         .unwrap_or(Duration::from_secs(60))
 }
 
-enum Event {
-    Frame(usize, Frame),
-    Closed(usize, Option<String>),
+/// How long a wait polls its socket (yielding the CPU between polls) before it blocks:
+/// default 50 µs, or `TIDELINK_SPIN_US`; 0 disables. On virtual machines waking a blocked
+/// reader on another CPU costs about 100 µs, far more than a partner's usual answer time.
+fn spin_time() -> Duration {
+    let us = std::env::var("TIDELINK_SPIN_US").ok().and_then(|s| s.parse::<u64>().ok()).unwrap_or(50);
+    Duration::from_micros(us)
 }
 
-struct Partner {
-    name: String,
-    stream: TcpStream,
-    said_bye: bool,
-}
+/// Blocking slice of a wait while other partners must be watched too.
+const WATCH_SLICE: Duration = Duration::from_millis(10);
 
 /// All connections of one participant.
 pub struct M2n {
-    partners: Vec<Partner>,
-    rx: Receiver<Event>,
+    partners: Vec<Conn>,
+    /// Frames that arrived from a partner while waiting for another one.
     stash: Vec<VecDeque<Frame>>,
+    spin: Duration,
 }
 
 /// One side of one `<m2n:sockets>` of this participant.
@@ -262,16 +266,13 @@ impl M2n {
             let _ = s.set_read_timeout(None);
         }
 
-        let (tx, rx) = channel();
         let mut partners = Vec::new();
-        for (i, (ep, s)) in eps.iter().zip(streams).enumerate() {
+        for (ep, s) in eps.iter().zip(streams) {
             let s = s.expect("every endpoint connected");
-            let reader = s.try_clone().map_err(|e| CouplingError::new(e.to_string()))?;
-            spawn_reader(i, reader, tx.clone());
-            partners.push(Partner { name: ep.partner.clone(), stream: s, said_bye: false });
+            partners.push(Conn::new(ep.partner.clone(), s).map_err(|e| CouplingError::new(e.to_string()))?);
         }
         let stash = partners.iter().map(|_| VecDeque::new()).collect();
-        Ok(M2n { partners, rx, stash })
+        Ok(M2n { partners, stash, spin: spin_time() })
     }
 
     /// Index of a partner by name.
@@ -279,70 +280,127 @@ impl M2n {
         self.partners.iter().position(|p| p.name == name)
     }
 
-    /// Sends one frame (a single write; the kernel buffer absorbs it).
+    /// Sends one frame. While the kernel buffer is full, incoming data of every partner
+    /// are read into their buffers so the partner's own send can finish too.
     pub fn send(&mut self, to: usize, f: &Frame) -> Result<()> {
-        let p = &mut self.partners[to];
-        p.stream.write_all(&f.encode()).map_err(|e| {
-            CouplingError::new(format!(
-                "Sending data to participant \"{}\" failed ({e}). This often means that the other participant exited \
-                 with an error (look there).",
-                p.name
-            ))
-        })
+        let bytes = f.encode();
+        let mut off = 0;
+        while off < bytes.len() {
+            match self.partners[to].write_some(&bytes[off..]) {
+                Ok(0) => {
+                    for p in &mut self.partners {
+                        p.fill();
+                    }
+                    std::thread::sleep(Duration::from_micros(50));
+                }
+                Ok(n) => off += n,
+                Err(e) => {
+                    return Err(CouplingError::new(format!(
+                        "Sending data to participant \"{}\" failed ({e}). This often means that the other participant \
+                         exited with an error (look there).",
+                        self.partners[to].name
+                    )))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Handles the buffered frames of partner `q` other than the one waited for: aborts and
+    /// unexpected disconnects are errors, goodbyes are noted, data are stashed.
+    fn watch(&mut self, q: usize) -> Result<()> {
+        while let Some(f) = self.frame(q)? {
+            match f {
+                Frame::Bye => self.partners[q].said_bye = true,
+                f => self.stash[q].push_back(f),
+            }
+        }
+        match &self.partners[q].closed {
+            Some(reason) if !self.partners[q].said_bye => Err(self.disconnected(q, reason.clone())),
+            _ => Ok(()),
+        }
+    }
+
+    /// The next buffered frame of `q`; an abort is turned into the error it reports.
+    fn frame(&mut self, q: usize) -> Result<Option<Frame>> {
+        let p = &mut self.partners[q];
+        match p.next_frame() {
+            Ok(Some(Frame::Abort { message })) => {
+                Err(CouplingError::new(format!("participant \"{}\" failed: {message}", p.name)))
+            }
+            Ok(f) => Ok(f),
+            Err(e) => Err(CouplingError::new(format!("participant \"{}\" sent a corrupt message ({e})", p.name))),
+        }
+    }
+
+    fn disconnected(&self, q: usize, reason: Option<String>) -> CouplingError {
+        CouplingError::new(format!(
+            "participant \"{}\" disconnected before the coupling ended{}: it exited or crashed (look at its output)",
+            self.partners[q].name,
+            reason.map(|r| format!(" ({r})")).unwrap_or_default()
+        ))
     }
 
     /// Waits for the next frame from `from`; fails at once if any partner aborts or disconnects.
     pub fn recv(&mut self, from: usize) -> Result<Frame> {
+        let spin_until = Instant::now() + self.spin;
         loop {
+            for q in (0..self.partners.len()).filter(|&q| q != from) {
+                self.watch(q)?;
+            }
             if let Some(f) = self.stash[from].pop_front() {
                 return Ok(f);
             }
-            let ev = self.rx.recv().map_err(|_| CouplingError::new("all partner connections are closed"))?;
-            match ev {
-                Event::Frame(q, Frame::Abort { message }) => {
+            match self.frame(from)? {
+                Some(Frame::Bye) => {
+                    self.partners[from].said_bye = true;
                     return Err(CouplingError::new(format!(
-                        "participant \"{}\" failed: {message}",
-                        self.partners[q].name
-                    )))
+                        "participant \"{}\" finished while this participant still expected data from it: the \
+                         two disagree about the coupling (check that both use the same configuration)",
+                        self.partners[from].name
+                    )));
                 }
-                Event::Frame(q, Frame::Bye) => {
-                    self.partners[q].said_bye = true;
-                    if q == from {
-                        return Err(CouplingError::new(format!(
-                            "participant \"{}\" finished while this participant still expected data from it: the \
-                             two disagree about the coupling (check that both use the same configuration)",
-                            self.partners[q].name
-                        )));
-                    }
+                Some(f) => return Ok(f),
+                None => {}
+            }
+            match self.partners[from].fill() {
+                Fill::Data | Fill::Drained => continue,
+                Fill::Closed => {
+                    let reason = self.partners[from].closed.clone().flatten();
+                    return Err(self.disconnected(from, reason));
                 }
-                Event::Frame(q, f) if q == from => return Ok(f),
-                Event::Frame(q, f) => self.stash[q].push_back(f),
-                Event::Closed(q, _) if self.partners[q].said_bye && q != from => {}
-                Event::Closed(q, reason) => {
-                    return Err(CouplingError::new(format!(
-                        "participant \"{}\" disconnected before the coupling ended{}: it exited or crashed (look at \
-                         its output)",
-                        self.partners[q].name,
-                        reason.map(|r| format!(" ({r})")).unwrap_or_default()
-                    )))
+                Fill::Empty => {}
+            }
+            if Instant::now() < spin_until {
+                // Yield between polls: back-to-back reads contend for the socket lock with
+                // the kernel delivering the data, and a partner sharing our CPU must run.
+                std::thread::yield_now();
+                continue;
+            }
+            let alone = self.partners.len() == 1;
+            for (q, p) in self.partners.iter_mut().enumerate() {
+                if q != from {
+                    p.fill();
                 }
             }
+            self.partners[from].wait(if alone { Duration::from_secs(1) } else { WATCH_SLICE });
         }
     }
 
     /// Tells every partner we failed, so they stop with our message instead of a bare disconnect.
     pub fn abort(&mut self, message: &str) {
-        let f = Frame::Abort { message: message.to_string() };
+        let bytes = Frame::Abort { message: message.to_string() }.encode();
         for p in &mut self.partners {
-            let _ = p.stream.write_all(&f.encode());
+            p.write_last(&bytes);
         }
     }
 
     /// Says goodbye to every partner; the connections close when `self` is dropped.
     pub fn close(&mut self) {
+        let bytes = Frame::Bye.encode();
         for p in &mut self.partners {
-            let _ = p.stream.write_all(&Frame::Bye.encode());
-            let _ = p.stream.shutdown(std::net::Shutdown::Write);
+            p.write_last(&bytes);
+            p.shutdown(std::net::Shutdown::Write);
         }
     }
 }
@@ -350,27 +408,7 @@ impl M2n {
 impl Drop for M2n {
     fn drop(&mut self) {
         for p in &self.partners {
-            let _ = p.stream.shutdown(std::net::Shutdown::Both);
+            p.shutdown(std::net::Shutdown::Both);
         }
     }
-}
-
-fn spawn_reader(i: usize, mut stream: TcpStream, tx: Sender<Event>) {
-    let _ = std::thread::Builder::new().name(format!("m2n-reader-{i}")).spawn(move || loop {
-        match wire::read_frame(&mut stream) {
-            Ok(Some(f)) => {
-                if tx.send(Event::Frame(i, f)).is_err() {
-                    break;
-                }
-            }
-            Ok(None) => {
-                let _ = tx.send(Event::Closed(i, None));
-                break;
-            }
-            Err(e) => {
-                let _ = tx.send(Event::Closed(i, Some(e.to_string())));
-                break;
-            }
-        }
-    });
 }

@@ -202,6 +202,22 @@ pub fn read_frame(r: &mut impl Read) -> io::Result<Option<Frame>> {
     Frame::decode(&body).map(Some)
 }
 
+/// Cuts the first complete frame off `buf`: the frame and the bytes it used, or `None`
+/// while the frame is incomplete.
+pub fn split_frame(buf: &[u8]) -> io::Result<Option<(Frame, usize)>> {
+    if buf.len() < 4 {
+        return Ok(None);
+    }
+    let n = u32::from_le_bytes(buf[..4].try_into().expect("4 bytes")) as usize;
+    if n > MAX_FRAME {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, format!("frame of {n} bytes is too large")));
+    }
+    if buf.len() < 4 + n {
+        return Ok(None);
+    }
+    Frame::decode(&buf[4..4 + n]).map(|f| Some((f, 4 + n)))
+}
+
 /// Writes one frame in a single `write_all`.
 pub fn write_frame(w: &mut impl Write, f: &Frame) -> io::Result<()> {
     w.write_all(&f.encode())
@@ -230,6 +246,19 @@ mod tests {
             let back = read_frame(&mut &bytes[..]).unwrap().unwrap();
             assert_eq!(back, f);
         }
+    }
+
+    #[test]
+    fn frames_are_cut_from_a_stream_buffer() {
+        let a = Frame::Abort { message: "x".into() };
+        let mut bytes = a.encode();
+        bytes.extend(Frame::Bye.encode());
+        for cut in 0..a.encode().len() {
+            assert_eq!(split_frame(&bytes[..cut]).unwrap(), None, "incomplete at {cut}");
+        }
+        let (f, used) = split_frame(&bytes).unwrap().unwrap();
+        assert_eq!(f, a);
+        assert_eq!(split_frame(&bytes[used..]).unwrap(), Some((Frame::Bye, 5)));
     }
 
     #[test]

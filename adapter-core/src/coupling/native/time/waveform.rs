@@ -177,10 +177,12 @@ mod bspline {
                     continue;
                 }
                 for r in c + 1..n {
-                    let f = a[r][c] / d;
-                    a[r][c] = f;
-                    for k in c + 1..n {
-                        a[r][k] -= f * a[c][k];
+                    let (upper, lower) = a.split_at_mut(r);
+                    let (pivot, row) = (&upper[c], &mut lower[0]);
+                    let f = row[c] / d;
+                    row[c] = f;
+                    for (x, p) in row[c + 1..].iter_mut().zip(&pivot[c + 1..]) {
+                        *x -= f * p;
                     }
                 }
             }

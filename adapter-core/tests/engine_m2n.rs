@@ -1,0 +1,321 @@
+//! Connections between participants (spec §5.3, §5.4): rendezvous files (A27), the
+//! configuration hash, handshake timeouts and partners that die or leave mid-run.
+
+mod common;
+
+use common::*;
+use std::path::{Path, PathBuf};
+use std::sync::{mpsc, Arc, Barrier, Mutex};
+use std::time::{Duration, Instant};
+
+/// Participant names of spec A27: SolverOne is the XML acceptor, SolverTwo the connector.
+fn solver_case(kind: &str, windows: u64) -> TempCase {
+    Xml::new(2)
+        .scheme(
+            Scheme::new(kind, "SolverOne", "SolverTwo")
+                .window(1)
+                .windows(windows)
+                .ex("DataOne", "SolverOne", "SolverTwo")
+                .ex("DataTwo", "SolverTwo", "SolverOne"),
+        )
+        .case()
+}
+
+/// Spec §5.3's example: the PRIMARYCOM file of listener SolverTwo and requester SolverOne.
+fn primary_file(dir: &Path) -> PathBuf {
+    dir.join("precice-run/SolverTwo-SolverOne/3b/0f28d9a0065c6f8af0a23dfa1ca307")
+}
+
+/// Runs one participant through all windows, reading and writing constants.
+fn plain(config: &Path, me: &str, rd: &str, wd: &str) -> Vec<f64> {
+    let mut p = open(config, me);
+    p.initialize().unwrap_or_else(|e| panic!("{me}: {e}"));
+    drive(&mut p, 1.0, 1.0, rd, wd, |t| t).iter().map(|s| s.read).collect()
+}
+
+/// Spec A27: the file exists while SolverTwo waits; after both initialized `precice-run/` is empty.
+#[test]
+fn a27_rendezvous_files_during_start_up() {
+    let case = solver_case("parallel-explicit", 1);
+    let dir = case.path().to_path_buf();
+    let (go_tx, go_rx) = mpsc::channel::<()>();
+    let initialized = Arc::new(Barrier::new(3));
+    let checked = Arc::new(Barrier::new(3));
+    let run_one =
+        |config: PathBuf, me: &'static str, rd: &'static str, wd: &'static str, go: Option<mpsc::Receiver<()>>| {
+            let (initialized, checked) = (initialized.clone(), checked.clone());
+            job(move || {
+                if let Some(go) = go {
+                    go.recv().expect("go signal");
+                }
+                let mut p = open(&config, me);
+                p.initialize().unwrap();
+                initialized.wait();
+                checked.wait();
+                write(&mut p, wd, 1.0);
+                p.advance(1.0).unwrap();
+                close(format!("{me} reads"), read(&mut p, rd, 0.0), 1.0);
+                p.finalize().unwrap();
+            })
+        };
+    let observer = {
+        let (initialized, checked) = (initialized.clone(), checked.clone());
+        job(move || {
+            let file = primary_file(&dir);
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while !file.exists() {
+                assert!(Instant::now() < deadline, "SolverTwo never published {}", file.display());
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            let text = std::fs::read_to_string(&file).unwrap();
+            let addr: std::net::SocketAddr =
+                text.lines().next().unwrap().trim_end().parse().expect("line 1 is <ip>:<port>");
+            assert!(addr.ip().is_loopback(), "{addr}");
+            go_tx.send(()).unwrap();
+            initialized.wait();
+            let run_dir = dir.join("precice-run");
+            assert!(run_dir.is_dir(), "precice-run/ stays");
+            let left: Vec<_> = std::fs::read_dir(&run_dir).unwrap().map(|e| e.unwrap().path()).collect();
+            assert!(left.is_empty(), "precice-run/ must be empty after initialize: {left:?}");
+            checked.wait();
+        })
+    };
+    run(vec![
+        run_one(cfg(&case), "SolverTwo", "DataOne", "DataTwo", None),
+        run_one(cfg(&case), "SolverOne", "DataTwo", "DataOne", Some(go_rx)),
+        observer,
+    ]);
+}
+
+/// Warnings logged by the engine, captured for the whole test binary.
+fn warnings() -> &'static Mutex<Vec<String>> {
+    struct Capture(Mutex<Vec<String>>);
+    impl log::Log for Capture {
+        fn enabled(&self, m: &log::Metadata) -> bool {
+            m.level() <= log::Level::Warn
+        }
+        fn log(&self, r: &log::Record) {
+            if self.enabled(r.metadata()) {
+                self.0.lock().unwrap().push(r.args().to_string());
+            }
+        }
+        fn flush(&self) {}
+    }
+    static CAPTURE: Capture = Capture(Mutex::new(Vec::new()));
+    if log::set_logger(&CAPTURE).is_ok() {
+        log::set_max_level(log::LevelFilter::Warn);
+    }
+    &CAPTURE.0
+}
+
+/// A stale PRIMARYCOM file left by a crashed run (its port no longer listens) is
+/// replaced with a warning, and the run works.
+#[test]
+fn a27_stale_connection_file_of_a_dead_run_is_replaced() {
+    let case = solver_case("serial-explicit", 2);
+    let file = primary_file(case.path());
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let dead_port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    std::fs::write(
+        &file,
+        format!("127.0.0.1:{dead_port}\nAcceptor: SolverTwo, Requester: SolverOne, Tag: PRIMARYCOM, Rank: -1\n"),
+    )
+    .unwrap();
+    let log = warnings();
+    let (ca, cb) = (cfg(&case), cfg(&case));
+    let (one, two) = run2(
+        move || plain(&ca, "SolverOne", "DataTwo", "DataOne"),
+        move || plain(&cb, "SolverTwo", "DataOne", "DataTwo"),
+    );
+    assert_eq!(one, vec![0.0, 1.0], "SolverOne lags one window");
+    assert_eq!(two, vec![1.0, 2.0]);
+    let name = file.display().to_string();
+    let log = log.lock().unwrap();
+    assert!(log.iter().any(|w| w.contains(&name) && w.contains("stale")), "no warning about {name}: {log:?}");
+    assert!(!file.exists(), "the replacement file is removed once connected");
+}
+
+/// Spec A27 / §5.4: configurations differing by one whitespace → both fail in initialize().
+#[test]
+fn a27_configs_differing_by_one_space_are_refused_on_both_sides() {
+    let case = solver_case("parallel-explicit", 1);
+    let text = std::fs::read_to_string(&case.config).unwrap();
+    let other = case.write("other.xml", &text.replacen("</precice-configuration>", " </precice-configuration>", 1));
+    let ca = cfg(&case);
+    let (one, two) = run2(
+        move || open(&ca, "SolverOne").initialize().err().map(|e| e.message),
+        move || open(&other, "SolverTwo").initialize().err().map(|e| e.message),
+    );
+    for (who, msg) in [("SolverOne", one), ("SolverTwo", two)] {
+        let msg = msg.unwrap_or_else(|| panic!("{who} must refuse the partner"));
+        assert!(msg.contains("different configuration file"), "{who}: {msg}");
+    }
+}
+
+/// A missing partner makes initialize() fail after the handshake timeout, naming it,
+/// on the connecting and on the listening side; the listener removes its file.
+#[test]
+fn handshake_timeout_names_the_missing_partner() {
+    let case = solver_case("parallel-explicit", 1);
+    for (me, missing) in [("SolverOne", "SolverTwo"), ("SolverTwo", "SolverOne")] {
+        let mut p = open(&case.config, me);
+        p.set_handshake_timeout(Duration::from_secs(1));
+        let t0 = Instant::now();
+        let msg = fails(p.initialize(), &[&format!("\"{missing}\"")]);
+        let waited = t0.elapsed();
+        assert!(
+            waited >= Duration::from_millis(900) && waited < Duration::from_millis(2500),
+            "{me} waited {waited:?}: {msg}"
+        );
+        assert!(!primary_file(case.path()).exists(), "{me} left its rendezvous file behind");
+    }
+}
+
+/// How a participant leaves the run early.
+#[derive(Clone, Copy, Debug)]
+enum Leave {
+    /// Drops its NativeParticipant and keeps its thread alive.
+    Drop,
+    /// Calls finalize() while coupling is ongoing.
+    Finalize,
+    /// Returns from its thread (the participant goes out of scope).
+    Return,
+}
+
+/// B leaves after `after` windows; A keeps stepping. Returns (when B left, A's error, when).
+fn partner_leaves(leave: Leave) -> (Instant, String, Instant) {
+    let case = Xml::new(2)
+        .scheme(Scheme::serial("A", "B").window(1).windows(50).ex("DataOne", "A", "B").ex("DataTwo", "B", "A"))
+        .case();
+    let (ca, cb) = (cfg(&case), cfg(&case));
+    let (a, b) = run2(
+        move || {
+            let mut a = open(&ca, "A");
+            a.initialize().unwrap();
+            loop {
+                write(&mut a, "DataOne", 1.0);
+                if let Err(e) = a.advance(1.0) {
+                    return (None, Some((e.message, Instant::now())));
+                }
+                assert!(a.is_coupling_ongoing().unwrap(), "A must not reach the end");
+            }
+        },
+        move || {
+            let mut b = open(&cb, "B");
+            b.initialize().unwrap();
+            for _ in 0..3 {
+                b.advance(1.0).unwrap();
+            }
+            std::thread::sleep(Duration::from_millis(100));
+            let left = Instant::now();
+            match leave {
+                Leave::Drop => drop(b),
+                Leave::Finalize => b.finalize().unwrap(),
+                Leave::Return => return (Some(left), None),
+            }
+            std::thread::sleep(Duration::from_secs(3));
+            (Some(left), None)
+        },
+    );
+    let (msg, failed) = a.1.expect("A must fail");
+    (b.0.expect("B's leave time"), msg, failed)
+}
+
+#[test]
+fn partner_that_leaves_makes_the_other_fail_within_two_seconds() {
+    for leave in [Leave::Drop, Leave::Finalize, Leave::Return] {
+        let (left, msg, failed) = partner_leaves(leave);
+        assert!(msg.contains("\"B\""), "{leave:?}: A's error must name B: {msg}");
+        let took = failed.saturating_duration_since(left);
+        assert!(took < Duration::from_secs(2), "{leave:?}: A failed {took:?} after B left");
+    }
+}
+
+/// Chain A → B → C (two serial schemes); C disappears in window 3; A, two hops away, fails.
+#[test]
+fn death_at_the_end_of_a_chain_reaches_the_far_end_within_two_seconds() {
+    let case = Xml::new(2)
+        .scheme(Scheme::serial("A", "B").window(1).windows(50).ex("AB", "A", "B").ex("BA", "B", "A"))
+        .scheme(Scheme::serial("B", "C").window(1).windows(50).ex("BC", "B", "C").ex("CB", "C", "B"))
+        .case();
+    let stepper = |config: PathBuf, me: &'static str| {
+        job(move || {
+            let mut p = open(&config, me);
+            p.initialize().unwrap();
+            loop {
+                if let Err(e) = p.advance(1.0) {
+                    return (None, Some((e.message, Instant::now())));
+                }
+            }
+        })
+    };
+    let cc = cfg(&case);
+    let c = job(move || {
+        let mut c = open(&cc, "C");
+        c.initialize().unwrap();
+        c.advance(1.0).unwrap();
+        c.advance(1.0).unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        let died = Instant::now();
+        drop(c);
+        (Some(died), None)
+    });
+    let r = run(vec![stepper(cfg(&case), "A"), stepper(cfg(&case), "B"), c]);
+    let died = r[2].0.expect("C's death time");
+    for (who, res) in [("A", &r[0]), ("B", &r[1])] {
+        let (msg, failed) = res.1.clone().unwrap_or_else(|| panic!("{who} must fail"));
+        let took = failed.saturating_duration_since(died);
+        assert!(took < Duration::from_secs(2), "{who} failed {took:?} after C died: {msg}");
+    }
+    let b_msg = &r[1].1.as_ref().unwrap().0;
+    assert!(b_msg.contains("\"C\""), "B's error names C: {b_msg}");
+}
+
+const CHILD_ENV: &str = "TIDELINK_TEST_CHILD_CONFIG";
+
+/// Child-process half of `partner_process_killed_mid_run`: participant B stepping slowly.
+#[test]
+#[ignore = "helper: started as a child process by partner_process_killed_mid_run"]
+fn child_participant_b() {
+    let config = PathBuf::from(std::env::var(CHILD_ENV).expect("run by partner_process_killed_mid_run"));
+    let mut b = open(&config, "B");
+    b.initialize().unwrap();
+    while b.is_coupling_ongoing().unwrap() {
+        std::thread::sleep(Duration::from_millis(20));
+        b.advance(1.0).unwrap();
+    }
+}
+
+/// A partner process killed with SIGKILL (no goodbye of any kind) is noticed at once.
+#[test]
+fn partner_process_killed_mid_run() {
+    let case = Xml::new(2)
+        .scheme(Scheme::serial("A", "B").window(1).windows(1000).ex("DataOne", "A", "B").ex("DataTwo", "B", "A"))
+        .case();
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["child_participant_b", "--exact", "--ignored", "--nocapture", "--test-threads=1"])
+        .env(CHILD_ENV, &case.config)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start the child participant");
+    let mut a = open(&case.config, "A");
+    a.initialize().unwrap();
+    let mut killed = None;
+    let mut window = 0;
+    let msg = loop {
+        if window == 3 {
+            child.kill().unwrap();
+            killed = Some(Instant::now());
+        }
+        window += 1;
+        if let Err(e) = a.advance(1.0) {
+            break e.message;
+        }
+        assert!(window < 100, "A never noticed that B was killed");
+    };
+    let took = killed.expect("killed before the error").elapsed();
+    let _ = child.wait();
+    assert!(took < Duration::from_secs(2), "A failed {took:?} after B was killed");
+    assert!(msg.contains("\"B\""), "{msg}");
+}

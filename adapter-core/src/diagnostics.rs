@@ -2,7 +2,7 @@
 //! configuration problem a user sees says what is wrong, where, and how to fix it.
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// How bad a finding is: errors stop a run, warnings are printed and the run goes on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -123,15 +123,10 @@ pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 }
 
 /// " Did you mean "x"?" or " Expected one of: a, b, c." for an unknown name.
-pub fn suggestion<'a>(word: &str, candidates: &[&'a str]) -> String {
+pub fn suggestion(word: &str, candidates: &[&str]) -> String {
     match nearest(word, candidates.iter().copied()) {
         Some(n) => format!(" Did you mean \"{n}\"?"),
         None if candidates.is_empty() => String::new(),
         None => format!(" Expected one of: {}.", candidates.join(", ")),
     }
-}
-
-/// Convenience for messages that refer to a path relative to where the user is.
-pub fn display_path(p: &Path) -> String {
-    p.display().to_string()
 }

@@ -1,6 +1,7 @@
 //! The one driver loop every participant runs (seed "Common structure", spec §1.1).
 
 use crate::adapter::{Adapter, AdapterResult};
+use crate::coupling::native::time::Kahan;
 use crate::coupling::Coupling;
 use crate::spec::ReadDataTime;
 
@@ -61,9 +62,10 @@ fn run_inner(
 
     let mut summary = RunSummary::default();
     let mut window_start = true;
-    let mut time = 0.0_f64;
-    let mut checkpoint_time = 0.0_f64;
-    adapter.write_output(time)?;
+    // Compensated sum, so output times of long runs stay on the window grid.
+    let mut time = Kahan::default();
+    let mut checkpoint_time = Kahan::default();
+    adapter.write_output(0.0)?;
     while coupling.is_coupling_ongoing()? {
         if coupling.requires_writing_checkpoint()? {
             adapter.write_checkpoint()?;
@@ -82,7 +84,7 @@ fn run_inner(
         adapter.advance(dt)?;
         adapter.write_data(coupling)?;
         coupling.advance(dt)?;
-        time += dt;
+        time.add(dt);
         summary.steps += 1;
         if coupling.requires_reading_checkpoint()? {
             adapter.read_checkpoint()?;
@@ -91,10 +93,10 @@ fn run_inner(
         } else if coupling.is_time_window_complete()? {
             summary.windows += 1;
             window_start = true;
-            adapter.write_output(time)?;
-            progress.window_completed(time, summary.windows);
+            adapter.write_output(time.value())?;
+            progress.window_completed(time.value(), summary.windows);
         }
     }
-    summary.time = time;
+    summary.time = time.value();
     Ok(summary)
 }

@@ -38,9 +38,12 @@ pub fn temp_case(xml: &str) -> TempCase {
     TempCase { dir, config }
 }
 
+/// A named job for [`run_in_threads`].
+pub type Job<T> = (&'static str, Box<dyn FnOnce() -> T + Send>);
+
 /// Runs each closure in its own named thread and returns their results in order.
 pub fn run_in_threads<T: Send + 'static>(
-    jobs: Vec<(&str, Box<dyn FnOnce() -> T + Send>)>,
+    jobs: Vec<Job<T>>,
 ) -> Vec<T> {
     let handles: Vec<JoinHandle<T>> = jobs
         .into_iter()

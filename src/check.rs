@@ -67,7 +67,10 @@ fn check_manifest(case: &Case, cfg: Option<&PreciceConfig>, d: &mut Diagnostics)
             d.error(at("working_directory"), format!("working directory {} does not exist", wd.display()));
         }
         match &p.command {
-            None => d.error(at("name"), format!("participant `{}` needs a `command` (or `external: true` if you start it yourself)", p.name)),
+            None => d.error(
+                at("name"),
+                format!("participant `{}` needs a `command` (or `external: true` if you start it yourself)", p.name),
+            ),
             Some(cmd) => {
                 if wd.is_dir() && paths::resolve_program(cmd.program(), &wd).is_none() {
                     let msg = if cmd.program().contains('/') {

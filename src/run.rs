@@ -19,7 +19,9 @@ pub fn run(path: &Path) -> Result<u8> {
     for d in &checked.diags.0 {
         eprintln!("{d}");
     }
-    let (Some(case), Some(cfg)) = (checked.case, checked.config) else { bail!("the case does not check; nothing was started") };
+    let (Some(case), Some(cfg)) = (checked.case, checked.config) else {
+        bail!("the case does not check; nothing was started")
+    };
     if checked.diags.has_errors() {
         bail!("the case does not check ({} errors); nothing was started", checked.diags.errors().count());
     }

@@ -123,7 +123,12 @@ fn reap(slots: &mut [Slot]) -> Option<usize> {
 }
 
 /// SIGTERM to everyone still running, SIGKILL after the grace period (or a second Ctrl-C).
-fn stop_all(rx: &Receiver<Event>, slots: &mut [Slot], view: &mut ProgressView, interrupts: &AtomicUsize) -> Vec<String> {
+fn stop_all(
+    rx: &Receiver<Event>,
+    slots: &mut [Slot],
+    view: &mut ProgressView,
+    interrupts: &AtomicUsize,
+) -> Vec<String> {
     let stopped: Vec<String> = slots.iter().filter(|s| s.status.is_none()).map(|s| s.run.name.clone()).collect();
     let presses = interrupts.load(Ordering::SeqCst);
     for s in slots.iter_mut().filter(|s| s.status.is_none()) {

@@ -280,7 +280,8 @@ participants:
     spec: solid/participant.yaml
     working_directory: solid
 ";
-    let case = Case::new(&[("tidelink.yaml", manifest), ("solid/participant.yaml", SOLID), ("fluid/participant.yaml", FLUID)]);
+    let case =
+        Case::new(&[("tidelink.yaml", manifest), ("solid/participant.yaml", SOLID), ("fluid/participant.yaml", FLUID)]);
     let o = tidelink(&["run"], case.path());
     let t = text(&o);
     assert!(o.status.success(), "{t}");

@@ -87,18 +87,24 @@ fn edit(text: &str, from: &str, to: &str) -> String {
 /// Runs both participants on a temporary copy of the case; the Solid's rows, one per window.
 fn coupled(s: &Setup) -> Vec<Row> {
     let xml = edit(XML, r#"exchange-directory=".""#, r#"exchange-directory="{dir}""#);
-    let xml = edit(&xml, r#"<time-window-size value="1e-3" />"#, &format!(r#"<time-window-size value="{}" />"#, s.window));
-    let xml = edit(&xml, r#"<max-time-windows value="1000" />"#, &format!(r#"<max-time-windows value="{}" />"#, s.windows));
+    let xml =
+        edit(&xml, r#"<time-window-size value="1e-3" />"#, &format!(r#"<time-window-size value="{}" />"#, s.window));
+    let xml =
+        edit(&xml, r#"<max-time-windows value="1000" />"#, &format!(r#"<max-time-windows value="{}" />"#, s.windows));
     let case = testing::temp_case(&xml);
     let location = format!("location: [0, 0, {}]", s.z0);
     let solid = edit(SOLID, "read_data_time: WINDOW_END", &format!("read_data_time: {}", s.solid_read));
     // One row per window, whatever its size.
-    let solid: String = solid.lines().filter(|l| !l.trim_start().starts_with("fps:")).map(|l| format!("{l}\n")).collect();
+    let solid: String =
+        solid.lines().filter(|l| !l.trim_start().starts_with("fps:")).map(|l| format!("{l}\n")).collect();
     let solid_file = case.write("solid/participant.yaml", &solid);
     case.write("solid/model.yaml", &edit(SOLID_MODEL, "location: [0, 0, 0.18]", &location));
     case.write("solid/solver.yaml", &edit(SOLID_SOLVER, "time_step: 1e-3", &format!("time_step: {}", s.window)));
     let fluid_file = case.write("fluid/participant.yaml", &edit(FLUID, "location: [0, 0, 0.18]", &location));
-    case.write("fluid/buoyancy_model.yaml", &edit(FLUID_MODEL, "drag_coefficient: 0.5", &format!("drag_coefficient: {}", s.drag)));
+    case.write(
+        "fluid/buoyancy_model.yaml",
+        &edit(FLUID_MODEL, "drag_coefficient: 0.5", &format!("drag_coefficient: {}", s.drag)),
+    );
 
     let (x1, x2) = (case.config.clone(), case.config.clone());
     let results = testing::run_in_threads::<Result<Vec<std::path::PathBuf>, String>>(vec![
@@ -160,7 +166,12 @@ fn coupled_drop_matches_the_monolithic_model_at_first_order() {
     for k in 1..errors.len() {
         let ratio = errors[k - 1] / errors[k];
         println!("ratio {:e} → {:e}: {ratio:.3}", windows[k - 1], windows[k]);
-        assert!(ratio >= 1.6, "halving the window from {} to {} reduced the error by {ratio:.3} only", windows[k - 1], windows[k]);
+        assert!(
+            ratio >= 1.6,
+            "halving the window from {} to {} reduced the error by {ratio:.3} only",
+            windows[k - 1],
+            windows[k]
+        );
     }
 }
 
@@ -184,7 +195,12 @@ fn coupled_drop_settles_on_the_water_line() {
         .find(|&n| reference[n - period_windows..=n].iter().all(|(z, _)| z.abs() < tol / 2.0))
         .expect("the monolithic model settles within 200 s");
     let windows = settled + period_windows;
-    println!("monolithic envelope below {} mm after {:.2} s; coupled run of {:.2} s", tol / 2.0 * 1e3, settled as f64 * window, windows as f64 * window);
+    println!(
+        "monolithic envelope below {} mm after {:.2} s; coupled run of {:.2} s",
+        tol / 2.0 * 1e3,
+        settled as f64 * window,
+        windows as f64 * window
+    );
     let rows = coupled(&Setup { window, windows, z0: Z_RELEASE, drag: CD, solid_read: "WINDOW_END" });
     let last = &rows[rows.len() - period_windows..];
     let worst = last.iter().map(|r| r.position.z.abs()).fold(0.0, f64::max);
@@ -219,7 +235,10 @@ fn energy_per_period(solid_read: &'static str) -> Vec<f64> {
     // (it swings about R ± 4 cm, growing to about ± 5.5 cm with the lag), so the motion is
     // nonlinear but smooth: no exit from the water, no full submersion.
     let rows = coupled(&Setup { window, windows: 10 * per, z0: 0.04, drag: 0.0, solid_read });
-    rows[1..].chunks(per).map(|c| c.iter().map(|r| energy(r.position.z, r.linvel.z)).sum::<f64>() / c.len() as f64).collect()
+    rows[1..]
+        .chunks(per)
+        .map(|c| c.iter().map(|r| energy(r.position.z, r.linvel.z)).sum::<f64>() / c.len() as f64)
+        .collect()
 }
 
 /// Seed 003's one-window lag on an undamped bobbing ball (C_d = 0, Fluid first, Solid
@@ -236,8 +255,16 @@ fn window_start_lag_pumps_energy_into_an_undamped_ball() {
     let gain = |e: &[f64]| e[e.len() - 1] / e[0] - 1.0;
     let (g_lag, g_free) = (gain(&lagged), gain(&lag_free));
     println!("energy gain over 10 periods: WINDOW_START {:+.2} %, WINDOW_END {:+.4} %", g_lag * 100.0, g_free * 100.0);
-    println!("period means (J), WINDOW_START: {:?}", lagged.iter().map(|e| (e * 1e4).round() / 1e4).collect::<Vec<_>>());
+    println!(
+        "period means (J), WINDOW_START: {:?}",
+        lagged.iter().map(|e| (e * 1e4).round() / 1e4).collect::<Vec<_>>()
+    );
     assert!(g_lag > 0.5, "the lagged run gained only {:.1} % in 10 periods", g_lag * 100.0);
     assert!(lagged.windows(2).all(|w| w[1] > w[0]), "the lagged run should gain energy period after period");
-    assert!(g_free.abs() * 3.0 < g_lag, "the lag-free run gained {:.2} %, not three times less than {:.2} %", g_free * 100.0, g_lag * 100.0);
+    assert!(
+        g_free.abs() * 3.0 < g_lag,
+        "the lag-free run gained {:.2} %, not three times less than {:.2} %",
+        g_free * 100.0,
+        g_lag * 100.0
+    );
 }

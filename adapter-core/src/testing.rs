@@ -21,8 +21,7 @@ impl TempCase {
         if let Some(parent) = p.parent() {
             std::fs::create_dir_all(parent).expect("create case sub-folder");
         }
-        std::fs::write(&p, text.replace("{dir}", &self.dir.path().display().to_string()))
-            .expect("write case file");
+        std::fs::write(&p, text.replace("{dir}", &self.dir.path().display().to_string())).expect("write case file");
         p
     }
 }
@@ -33,8 +32,7 @@ impl TempCase {
 pub fn temp_case(xml: &str) -> TempCase {
     let dir = tempfile::tempdir().expect("create temporary case folder");
     let config = dir.path().join("precice-config.xml");
-    std::fs::write(&config, xml.replace("{dir}", &dir.path().display().to_string()))
-        .expect("write precice-config.xml");
+    std::fs::write(&config, xml.replace("{dir}", &dir.path().display().to_string())).expect("write precice-config.xml");
     TempCase { dir, config }
 }
 
@@ -42,9 +40,7 @@ pub fn temp_case(xml: &str) -> TempCase {
 pub type Job<T> = (&'static str, Box<dyn FnOnce() -> T + Send>);
 
 /// Runs each closure in its own named thread and returns their results in order.
-pub fn run_in_threads<T: Send + 'static>(
-    jobs: Vec<Job<T>>,
-) -> Vec<T> {
+pub fn run_in_threads<T: Send + 'static>(jobs: Vec<Job<T>>) -> Vec<T> {
     let handles: Vec<JoinHandle<T>> = jobs
         .into_iter()
         .map(|(name, job)| {

@@ -98,7 +98,10 @@ fn sphere_drop_buoyancy() {
     assert!(a.bodies.is_empty());
     assert_eq!(a.interfaces[0].mesh_name, "FluidMesh");
     assert_eq!(a.interfaces[0].write_data[0].loc.line, 8);
-    assert_eq!(data(&a.interfaces[0].read_data), [("positions", DataType::Positions), ("velocities", DataType::LinearVelocities)]);
+    assert_eq!(
+        data(&a.interfaces[0].read_data),
+        [("positions", DataType::Positions), ("velocities", DataType::LinearVelocities)]
+    );
 }
 
 #[test]
@@ -151,7 +154,8 @@ fn chrono_files_agree_with_their_xml() {
 fn check_against_reports_every_wrong_name_with_its_line() {
     let Some(cfg) = xml("sphere_drop/precice_config_explicit.xml") else { return };
     let Some(p) = shared("sphere_drop/fluid_buoyancy/cfd_participant.yaml") else { return };
-    let text = std::fs::read_to_string(&p).expect("read")
+    let text = std::fs::read_to_string(&p)
+        .expect("read")
         .replace("name: forces", "name: force")
         .replace("name: velocities", "name: torques");
     let (file, _) = spec::parse_str(&text, &p).expect("still valid YAML");

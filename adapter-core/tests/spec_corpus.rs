@@ -41,5 +41,11 @@ fn every_broken_file_reports_its_error_and_line() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {} corpus files failed:\n\n{}", failures.len(), files.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} corpus files failed:\n\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n\n")
+    );
 }

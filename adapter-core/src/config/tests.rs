@@ -207,8 +207,11 @@ fn load_reports_missing_file() {
 
 #[test]
 fn truncated_and_mangled_input_never_panics() {
-    let text = base("serial-implicit", r#"    <max-time value="1"/><time-window-size value="0.1"/>
-    <acceleration:IQN-ILS><data name="F" mesh="MA"/><filter type="QR2"/></acceleration:IQN-ILS>"#);
+    let text = base(
+        "serial-implicit",
+        r#"    <max-time value="1"/><time-window-size value="0.1"/>
+    <acceleration:IQN-ILS><data name="F" mesh="MA"/><filter type="QR2"/></acceleration:IQN-ILS>"#,
+    );
     for (i, _) in text.char_indices() {
         let _ = parse_str(&text[..i], Path::new("t.xml"));
     }

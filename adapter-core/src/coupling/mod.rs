@@ -86,9 +86,9 @@ impl std::str::FromStr for Backend {
         match s {
             "native" => Ok(Backend::Native),
             "precice" => Ok(Backend::Precice),
-            other => Err(CouplingError::new(format!(
-                "unknown coupling backend \"{other}\": use \"native\" or \"precice\""
-            ))),
+            other => {
+                Err(CouplingError::new(format!("unknown coupling backend \"{other}\": use \"native\" or \"precice\"")))
+            }
         }
     }
 }

@@ -39,9 +39,17 @@ fn check_interface(cfg: &PreciceConfig, p: &ParticipantDecl, iface: &InterfaceSp
     let mesh = &iface.mesh_name;
     let xml = cfg.path.display();
     if !p.uses_mesh(mesh) {
-        let own: Vec<&str> =
-            p.provide_meshes.iter().map(|m| m.name.as_str()).chain(p.receive_meshes.iter().map(|m| m.name.as_str())).collect();
-        let what = if cfg.mesh(mesh).is_some() { "is not provided or received by" } else { "is not a <mesh> in the XML; nor used by" };
+        let own: Vec<&str> = p
+            .provide_meshes
+            .iter()
+            .map(|m| m.name.as_str())
+            .chain(p.receive_meshes.iter().map(|m| m.name.as_str()))
+            .collect();
+        let what = if cfg.mesh(mesh).is_some() {
+            "is not provided or received by"
+        } else {
+            "is not a <mesh> in the XML; nor used by"
+        };
         let msg = format!("mesh `{mesh}` {what} participant `{}` in {xml}; {}", p.name, hint(mesh, &own, "meshes"));
         d.error(iface.loc.clone(), msg);
         return;
@@ -68,7 +76,10 @@ fn check_data(p: &ParticipantDecl, mesh: &str, data: &DataSpec, write: bool, d: 
         format!("data `{name}` is a {tag} of participant `{}` on mesh `{}`, not on `{mesh}`", p.name, u.mesh)
     } else if other.iter().any(|u| u.name == *name && u.mesh == mesh) {
         let (here, there) = if write { ("write_data", "read_data") } else { ("read_data", "write_data") };
-        format!("data `{name}` is a {other_tag} of participant `{}` on `{mesh}`; move it from {here} to {there}", p.name)
+        format!(
+            "data `{name}` is a {other_tag} of participant `{}` on `{mesh}`; move it from {here} to {there}",
+            p.name
+        )
     } else {
         let names: Vec<&str> = names_on(same, mesh);
         let h = hint(name, &names, &format!("{tag} on this mesh"));

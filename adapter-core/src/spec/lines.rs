@@ -93,7 +93,11 @@ impl Scanner {
         }
         let text = strip_comment(raw);
         let content = text.trim_start_matches(' ');
-        if content.trim().is_empty() || content.starts_with("---") || content.starts_with("...") || content.starts_with('%') {
+        if content.trim().is_empty()
+            || content.starts_with("---")
+            || content.starts_with("...")
+            || content.starts_with('%')
+        {
             return;
         }
         self.first.get_or_insert(no);
@@ -239,7 +243,8 @@ impl Scanner {
                     let is_map_key = self.flows.last().is_some_and(|f| !f.seq && f.expecting);
                     if is_map_key {
                         let start = i;
-                        while i < chars.len() && !matches!(chars[i], ',' | '}' | ']')
+                        while i < chars.len()
+                            && !matches!(chars[i], ',' | '}' | ']')
                             && !(chars[i] == ':' && chars.get(i + 1).is_none_or(|n| matches!(n, ' ' | ',' | '}' | ']')))
                         {
                             i += 1;

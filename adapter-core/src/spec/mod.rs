@@ -62,9 +62,35 @@ fn check_files_exist(file: &ParticipantFile, lines: &lines::LineIndex, diags: &m
         if let Some(PointsSpec::File(name)) = &body.points {
             let p = file.data_file(name);
             if !p.is_file() {
-                let msg = format!("points file `{name}` of body `{}` not found (looked for {}, through data_path)", body.name, p.display());
+                let msg = format!(
+                    "points file `{name}` of body `{}` not found (looked for {}, through data_path)",
+                    body.name,
+                    p.display()
+                );
                 diags.error(body.loc.clone(), msg);
             }
         }
     }
+}
+
+/// Gravity of a participant file that sets none (−z, as in the shipped cases).
+pub const DEFAULT_GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
+
+/// What every participant binary reads before it starts: its file and the XML, each
+/// loaded and validated, cross-checked against each other. Warnings are logged; errors
+/// (all of them) are returned.
+pub fn load_for_run(
+    participant_file: &Path,
+    precice_config: &Path,
+) -> Result<(ParticipantFile, PreciceConfig), Diagnostics> {
+    let (file, warnings) = load(participant_file)?;
+    warnings.log_warnings();
+    let (cfg, xml_warnings) = crate::config::load(precice_config)?;
+    xml_warnings.log_warnings();
+    let cross = check_against(&cfg, &file);
+    cross.log_warnings();
+    if cross.has_errors() {
+        return Err(Diagnostics(cross.errors().cloned().collect()));
+    }
+    Ok((file, cfg))
 }

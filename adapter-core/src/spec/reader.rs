@@ -101,7 +101,13 @@ impl<'a> Reader<'a> {
     /// Checks the keys of a mapping: `known` are returned, `ignored` get one warning per
     /// key and section kind per file, anything else is an error with the nearest spelling.
     /// An empty value (`section:` with nothing below) reads as an empty mapping.
-    pub fn fields<'v>(&mut self, node: &Node<'v>, section: &str, known: &[&str], ignored: &[&str]) -> Option<Fields<'v>> {
+    pub fn fields<'v>(
+        &mut self,
+        node: &Node<'v>,
+        section: &str,
+        known: &[&str],
+        ignored: &[&str],
+    ) -> Option<Fields<'v>> {
         let map = match node.value {
             Value::Mapping(m) => Some(m),
             Value::Null => None,
@@ -229,7 +235,10 @@ impl<'a> Reader<'a> {
             Value::Sequence(items) => items.iter().enumerate().map(|(i, v)| node.child(Seg::Index(i), v)).collect(),
             Value::Null => Vec::new(),
             other => {
-                self.error(&node.path, format!("`{what}` must be a list (entries starting with `- `), found {}", describe(other)));
+                self.error(
+                    &node.path,
+                    format!("`{what}` must be a list (entries starting with `- `), found {}", describe(other)),
+                );
                 Vec::new()
             }
         }

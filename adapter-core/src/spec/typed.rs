@@ -82,7 +82,9 @@ fn translate(raw: &str) -> String {
         let valid: Vec<&str> = quoted.iter().skip(1).map(String::as_str).collect();
         let hint = match nearest(&key, valid.iter().copied()) {
             Some(n) => format!("; did you mean `{n}`?"),
-            None if rest.contains("there are no fields") || valid.is_empty() => "; no keys are allowed here".to_string(),
+            None if rest.contains("there are no fields") || valid.is_empty() => {
+                "; no keys are allowed here".to_string()
+            }
             None => format!("; valid keys are {}", super::reader::backticked(&valid)),
         };
         return format!("unknown key `{key}` {place}{hint}");

@@ -36,15 +36,19 @@ impl BuoyancyAdapter {
         let cfg = &file.adapter;
         let iface = match cfg.interfaces.as_slice() {
             [one] => one,
-            [] => return Err(AdapterError::config(format!(
-                "{}: the buoyancy participant needs one interface (a RIGID_BODY_REFS mesh); none is listed",
-                cfg.loc
-            ))),
-            _ => return Err(AdapterError::config(format!(
-                "{}: the buoyancy participant models one sphere on one mesh; {} interfaces are listed",
-                cfg.loc,
-                cfg.interfaces.len()
-            ))),
+            [] => {
+                return Err(AdapterError::config(format!(
+                    "{}: the buoyancy participant needs one interface (a RIGID_BODY_REFS mesh); none is listed",
+                    cfg.loc
+                )))
+            }
+            _ => {
+                return Err(AdapterError::config(format!(
+                    "{}: the buoyancy participant models one sphere on one mesh; {} interfaces are listed",
+                    cfg.loc,
+                    cfg.interfaces.len()
+                )))
+            }
         };
         if iface.mesh_type != MeshType::RigidBodyRefs {
             return Err(AdapterError::Unsupported(format!(
@@ -87,17 +91,16 @@ impl BuoyancyAdapter {
             }
         }
         let positions = positions.ok_or_else(|| {
-            AdapterError::config(format!("{}: mesh `{}` must read POSITIONS (the sphere's centre)", iface.loc, iface.mesh_name))
+            AdapterError::config(format!(
+                "{}: mesh `{}` must read POSITIONS (the sphere's centre)",
+                iface.loc, iface.mesh_name
+            ))
         })?;
         let forces = forces.ok_or_else(|| {
             AdapterError::config(format!("{}: mesh `{}` must write FORCES", iface.loc, iface.mesh_name))
         })?;
         if velocities.is_none() {
-            log::warn!(
-                "{}: mesh `{}` reads no LINEAR_VELOCITIES: the drag stays zero",
-                iface.loc,
-                iface.mesh_name
-            );
+            log::warn!("{}: mesh `{}` reads no LINEAR_VELOCITIES: the drag stays zero", iface.loc, iface.mesh_name);
         }
         Ok(BuoyancyAdapter {
             name: cfg.participant_name.clone(),
@@ -136,7 +139,9 @@ impl Adapter for BuoyancyAdapter {
             )));
         }
         let ex = self.exchange.clone();
-        for data in [Some(&ex.positions), ex.velocities.as_ref(), Some(&ex.forces), ex.torques.as_ref()].into_iter().flatten() {
+        for data in
+            [Some(&ex.positions), ex.velocities.as_ref(), Some(&ex.forces), ex.torques.as_ref()].into_iter().flatten()
+        {
             let n = coupling.get_data_dimensions(mesh, data)?;
             if n != 3 {
                 return Err(AdapterError::config(format!(

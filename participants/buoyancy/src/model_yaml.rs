@@ -48,13 +48,14 @@ pub struct BuoyancyModel {
 pub fn load(path: &Path, gravity: Vector3<f64>) -> Result<BuoyancyModel, Diagnostics> {
     let (file, lines) = spec::load_yaml_with_lines::<ModelFile>(path)?;
     let b = file.buoyancy;
-    let sphere = SphereInWater::new(b.radius, b.water_level, b.fluid_density, b.drag_coefficient, gravity)
-        .map_err(|e| {
+    let sphere =
+        SphereInWater::new(b.radius, b.water_level, b.fluid_density, b.drag_coefficient, gravity).map_err(|e| {
             let key = match &e {
                 crate::model::ModelError::InvalidParameter { name, .. } => *name,
             };
             let mut d = Diagnostics::default();
-            let at = if key.starts_with("gravity") { lines.loc("buoyancy") } else { lines.loc(&format!("buoyancy.{key}")) };
+            let at =
+                if key.starts_with("gravity") { lines.loc("buoyancy") } else { lines.loc(&format!("buoyancy.{key}")) };
             d.error(at, format!("invalid `{key}`: {e}"));
             d
         })?;
@@ -69,7 +70,11 @@ mod tests {
     fn reads_a_model() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("m.yaml");
-        std::fs::write(&p, "buoyancy:\n  radius: 0.1\n  water_level: 0.5\n  fluid_density: 1025\n  drag_coefficient: 0\n").unwrap();
+        std::fs::write(
+            &p,
+            "buoyancy:\n  radius: 0.1\n  water_level: 0.5\n  fluid_density: 1025\n  drag_coefficient: 0\n",
+        )
+        .unwrap();
         let m = load(&p, Vector3::new(0.0, 0.0, -9.81)).unwrap();
         assert_eq!(m.sphere.radius(), 0.1);
         assert!(m.location.is_none());

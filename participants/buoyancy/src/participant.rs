@@ -9,11 +9,10 @@ use std::path::Path;
 use tidelink_adapter_core::coupling::{self, Backend};
 use tidelink_adapter_core::driver::{self, Progress, RunSummary};
 use tidelink_adapter_core::progress::LineReporter;
+use tidelink_adapter_core::spec;
 use tidelink_adapter_core::spec::ParticipantFile;
-use tidelink_adapter_core::{config, spec};
 
-/// Gravity when the participant file sets none (the same default as the MBS participant).
-pub const DEFAULT_GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
+pub use tidelink_adapter_core::spec::DEFAULT_GRAVITY;
 
 /// Runs the participant described by `participant_file`, printing progress lines for the
 /// launcher.
@@ -39,16 +38,7 @@ pub fn run_with_progress(
 /// Reads and cross-checks every file, returning the adapter ready to couple (and the
 /// participant file); all errors name their file and line.
 pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(BuoyancyAdapter, ParticipantFile)> {
-    let (file, warnings) = spec::load(participant_file).map_err(|d| anyhow!("{d}"))?;
-    warnings.log_warnings();
-    let (cfg, xml_warnings) = config::load(precice_config).map_err(|d| anyhow!("{d}"))?;
-    xml_warnings.log_warnings();
-    let cross = spec::check_against(&cfg, &file);
-    cross.log_warnings();
-    if cross.has_errors() {
-        let errors: Vec<String> = cross.errors().map(|d| d.to_string()).collect();
-        bail!("{}", errors.join("\n"));
-    }
+    let (file, _cfg) = spec::load_for_run(participant_file, precice_config).map_err(|d| anyhow!("{d}"))?;
     let gravity = Vector3::from(file.simulation.gravity.unwrap_or(DEFAULT_GRAVITY));
     let Some(model_name) = &file.model else {
         bail!(

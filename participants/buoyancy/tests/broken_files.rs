@@ -46,11 +46,19 @@ fn bad_values_and_missing_keys_name_their_line() {
     let model = MODEL.replace("radius: 0.12", "radius: -0.12");
     let e = error(&case(&model, PARTICIPANT));
     let line = line_of(&model, "radius: -0.12");
-    assert!(e.contains(&format!("buoyancy_model.yaml:{line}: error: invalid `radius`: radius must be a positive number, got -0.12")), "{e}");
+    assert!(
+        e.contains(&format!(
+            "buoyancy_model.yaml:{line}: error: invalid `radius`: radius must be a positive number, got -0.12"
+        )),
+        "{e}"
+    );
 
     let model: String = MODEL.lines().filter(|l| !l.contains("fluid_density")).map(|l| format!("{l}\n")).collect();
     let e = error(&case(&model, PARTICIPANT));
-    assert!(e.contains("buoyancy_model.yaml:") && e.contains("missing required key `fluid_density` in buoyancy"), "{e}");
+    assert!(
+        e.contains("buoyancy_model.yaml:") && e.contains("missing required key `fluid_density` in buoyancy"),
+        "{e}"
+    );
 }
 
 #[test]

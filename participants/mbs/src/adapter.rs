@@ -64,8 +64,13 @@ pub struct MbsAdapter {
     time: f64,
 }
 
-const WRITABLE: &[DataType] =
-    &[DataType::Positions, DataType::Rotations, DataType::Displacements, DataType::LinearVelocities, DataType::AngularVelocities];
+const WRITABLE: &[DataType] = &[
+    DataType::Positions,
+    DataType::Rotations,
+    DataType::Displacements,
+    DataType::LinearVelocities,
+    DataType::AngularVelocities,
+];
 const READABLE: &[DataType] = &[DataType::Forces, DataType::Torques];
 
 fn is_rotational(kind: DataType) -> bool {
@@ -79,7 +84,12 @@ fn names(kinds: &[DataType]) -> String {
 impl MbsAdapter {
     /// Matches the coupling bodies of `file` with the model's bodies and checks the
     /// interfaces, so every configuration error comes out before any connection is made.
-    pub fn new(file: &ParticipantFile, model: Model, solver: &SolverSettings, output: Option<OutputSettings>) -> AdapterResult<Self> {
+    pub fn new(
+        file: &ParticipantFile,
+        model: Model,
+        solver: &SolverSettings,
+        output: Option<OutputSettings>,
+    ) -> AdapterResult<Self> {
         let cfg = &file.adapter;
         let mut coupled = Vec::new();
         let mut with_points = Vec::new();
@@ -137,8 +147,10 @@ impl MbsAdapter {
                     )))
                 }
             };
-            let writes = iface.write_data.iter().map(|d| datum(d, WRITABLE, "write")).collect::<AdapterResult<Vec<_>>>()?;
-            let reads = iface.read_data.iter().map(|d| datum(d, READABLE, "read")).collect::<AdapterResult<Vec<_>>>()?;
+            let writes =
+                iface.write_data.iter().map(|d| datum(d, WRITABLE, "write")).collect::<AdapterResult<Vec<_>>>()?;
+            let reads =
+                iface.read_data.iter().map(|d| datum(d, READABLE, "read")).collect::<AdapterResult<Vec<_>>>()?;
             meshes.push(RefsMesh { name: iface.mesh_name.clone(), bodies, ids: Vec::new(), dims: 0, writes, reads });
         }
         let integrator = solver.make_integrator();
@@ -290,7 +302,11 @@ impl Adapter for MbsAdapter {
 
     fn advance(&mut self, dt: f64) -> AdapterResult<()> {
         self.integrator.step(&mut self.bodies, dt).map_err(|e| {
-            AdapterError::solver(format!("the {} step of {dt} s at t = {} failed: {e}", self.integrator.name(), self.time))
+            AdapterError::solver(format!(
+                "the {} step of {dt} s at t = {} failed: {e}",
+                self.integrator.name(),
+                self.time
+            ))
         })?;
         self.time += dt;
         Ok(())
@@ -306,8 +322,10 @@ impl Adapter for MbsAdapter {
     }
 
     fn read_checkpoint(&mut self) -> AdapterResult<()> {
-        let (state, time) =
-            self.checkpoint.as_ref().ok_or_else(|| AdapterError::solver("asked to restore a checkpoint that was never written"))?;
+        let (state, time) = self
+            .checkpoint
+            .as_ref()
+            .ok_or_else(|| AdapterError::solver("asked to restore a checkpoint that was never written"))?;
         self.bodies.restore_state(state).map_err(|e| AdapterError::solver(e.to_string()))?;
         self.time = *time;
         Ok(())
@@ -317,8 +335,9 @@ impl Adapter for MbsAdapter {
         if self.output.is_none() {
             let Some(settings) = self.output_settings.take() else { return Ok(()) };
             let names: Vec<&str> = self.coupled.iter().map(|c| c.name.as_str()).collect();
-            let out = CsvOutput::create(&settings.directory, &names, settings.fps)
-                .map_err(|e| AdapterError::io(format!("creating the output files in {}", settings.directory.display()), e))?;
+            let out = CsvOutput::create(&settings.directory, &names, settings.fps).map_err(|e| {
+                AdapterError::io(format!("creating the output files in {}", settings.directory.display()), e)
+            })?;
             self.output = Some(out);
         }
         let Some(out) = self.output.as_mut() else { return Ok(()) };

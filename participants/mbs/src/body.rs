@@ -203,12 +203,25 @@ impl RigidBodyBuilder {
 
     /// Checks the mass properties (free bodies) and finiteness, then places the COM frame.
     pub fn build(self) -> Result<RigidBody, MbsError> {
-        let finite3 = |v: &Vector3<f64>, what| if v.iter().all(|x| x.is_finite()) { Ok(()) } else { Err(MbsError::NotFinite(what)) };
+        let finite3 = |v: &Vector3<f64>, what| {
+            if v.iter().all(|x| x.is_finite()) {
+                Ok(())
+            } else {
+                Err(MbsError::NotFinite(what))
+            }
+        };
         finite3(&self.reference_pose.translation.vector, "the location")?;
         finite3(&self.com_offset.translation.vector, "the COM location")?;
         finite3(&self.linvel, "the initial linear velocity")?;
         finite3(&self.angvel, "the initial angular velocity")?;
-        if !self.reference_pose.rotation.coords.iter().chain(self.com_offset.rotation.coords.iter()).all(|x| x.is_finite()) {
+        if !self
+            .reference_pose
+            .rotation
+            .coords
+            .iter()
+            .chain(self.com_offset.rotation.coords.iter())
+            .all(|x| x.is_finite())
+        {
             return Err(MbsError::NotFinite("the orientation"));
         }
         let (m, p) = (self.moments, self.products);
@@ -229,7 +242,8 @@ impl RigidBodyBuilder {
             (self.mass, inv)
         };
         let com = self.reference_pose * self.com_offset;
-        let (linvel, angvel) = if self.fixed { (Vector3::zeros(), Vector3::zeros()) } else { (self.linvel, self.angvel) };
+        let (linvel, angvel) =
+            if self.fixed { (Vector3::zeros(), Vector3::zeros()) } else { (self.linvel, self.angvel) };
         Ok(RigidBody {
             mass,
             inertia,
@@ -252,8 +266,12 @@ mod tests {
 
     #[test]
     fn checks_mass_properties() {
-        assert_eq!(RigidBodyBuilder::dynamic(0.0, Vector3::repeat(1.0)).build().unwrap_err(), MbsError::InvalidMass(0.0));
-        let e = RigidBodyBuilder::dynamic(1.0, Vector3::new(1.0, 1.0, 1.0)).products(Vector3::new(2.0, 0.0, 0.0)).build();
+        assert_eq!(
+            RigidBodyBuilder::dynamic(0.0, Vector3::repeat(1.0)).build().unwrap_err(),
+            MbsError::InvalidMass(0.0)
+        );
+        let e =
+            RigidBodyBuilder::dynamic(1.0, Vector3::new(1.0, 1.0, 1.0)).products(Vector3::new(2.0, 0.0, 0.0)).build();
         assert!(matches!(e, Err(MbsError::InvalidInertia(_))));
         assert!(RigidBodyBuilder::fixed().build().unwrap().is_fixed());
         let e = RigidBodyBuilder::dynamic(1.0, Vector3::repeat(1.0)).linvel(Vector3::new(f64::NAN, 0.0, 0.0)).build();
@@ -262,7 +280,10 @@ mod tests {
 
     #[test]
     fn products_go_off_diagonal() {
-        let b = RigidBodyBuilder::dynamic(1.0, Vector3::new(3.0, 4.0, 5.0)).products(Vector3::new(0.1, 0.2, 0.3)).build().unwrap();
+        let b = RigidBodyBuilder::dynamic(1.0, Vector3::new(3.0, 4.0, 5.0))
+            .products(Vector3::new(0.1, 0.2, 0.3))
+            .build()
+            .unwrap();
         let i = b.inertia_local();
         assert_eq!((i[(0, 1)], i[(0, 2)], i[(1, 2)]), (0.1, 0.2, 0.3));
         assert_eq!(i, &i.transpose());

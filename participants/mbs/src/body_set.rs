@@ -65,7 +65,12 @@ impl BodySet {
             bodies: self
                 .bodies
                 .iter()
-                .map(|b| BodyState { position: b.position, orientation: b.orientation, linvel: b.linvel, angvel: b.angvel })
+                .map(|b| BodyState {
+                    position: b.position,
+                    orientation: b.orientation,
+                    linvel: b.linvel,
+                    angvel: b.angvel,
+                })
                 .collect(),
         }
     }

@@ -151,7 +151,8 @@ fn build(m: ModelSection, lines: &YamlLines, gravity: Vector3<f64>) -> Result<(M
             continue;
         }
         if b.contact.is_some() {
-            warnings.warning(at(".contact"), format!("body `{}`: contact is not modelled; `contact` is ignored", b.name));
+            warnings
+                .warning(at(".contact"), format!("body `{}`: contact is not modelled; `contact` is ignored", b.name));
         }
         let _ = &b.visualization;
         let rot = match rotation(b.orientation.as_deref(), degrees) {
@@ -178,7 +179,10 @@ fn build(m: ModelSection, lines: &YamlLines, gravity: Vector3<f64>) -> Result<(M
                 continue;
             };
             let Some(moments) = b.inertia.as_ref().and_then(|i| i.moments) else {
-                errors.error(at(".inertia"), format!("body `{}` needs `inertia: {{moments: [Ixx, Iyy, Izz]}}` (or `fixed: true`)", b.name));
+                errors.error(
+                    at(".inertia"),
+                    format!("body `{}` needs `inertia: {{moments: [Ixx, Iyy, Izz]}}` (or `fixed: true`)", b.name),
+                );
                 continue;
             };
             let products = b.inertia.as_ref().and_then(|i| i.products).unwrap_or([0.0; 3]);

@@ -85,7 +85,8 @@ impl CsvOutput {
 
 /// Reads a file written by [`CsvOutput`] back into rows (for tests and summaries).
 pub fn read(path: &Path) -> io::Result<Vec<Row>> {
-    let bad = |n: usize, why: String| io::Error::new(io::ErrorKind::InvalidData, format!("{}:{n}: {why}", path.display()));
+    let bad =
+        |n: usize, why: String| io::Error::new(io::ErrorKind::InvalidData, format!("{}:{n}: {why}", path.display()));
     let mut rows = Vec::new();
     for (i, line) in io::BufReader::new(File::open(path)?).lines().enumerate() {
         let line = line?;
@@ -104,7 +105,15 @@ pub fn read(path: &Path) -> io::Result<Vec<Row>> {
             return Err(bad(i + 1, format!("expected 19 columns, found {}", v.len())));
         }
         let v3 = |k: usize| Vector3::new(v[k], v[k + 1], v[k + 2]);
-        rows.push(Row { time: v[0], position: v3(1), rotation: v3(4), linvel: v3(7), angvel: v3(10), force: v3(13), torque: v3(16) });
+        rows.push(Row {
+            time: v[0],
+            position: v3(1),
+            rotation: v3(4),
+            linvel: v3(7),
+            angvel: v3(10),
+            force: v3(13),
+            torque: v3(16),
+        });
     }
     Ok(rows)
 }

@@ -9,11 +9,10 @@ use std::path::{Path, PathBuf};
 use tidelink_adapter_core::coupling::{self, Backend};
 use tidelink_adapter_core::driver::{self, Progress, RunSummary};
 use tidelink_adapter_core::progress::LineReporter;
+use tidelink_adapter_core::spec;
 use tidelink_adapter_core::spec::ParticipantFile;
-use tidelink_adapter_core::{config, spec};
 
-/// Gravity when the participant file sets none.
-pub const DEFAULT_GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
+pub use tidelink_adapter_core::spec::DEFAULT_GRAVITY;
 
 /// What a run did and where its output went.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,16 +47,7 @@ pub fn run_with_progress(
 /// Reads and cross-checks every file, returning the adapter ready to couple (and the
 /// participant file); all errors name their file and line.
 pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(MbsAdapter, ParticipantFile)> {
-    let (file, warnings) = spec::load(participant_file).map_err(|d| anyhow!("{d}"))?;
-    warnings.log_warnings();
-    let (cfg, xml_warnings) = config::load(precice_config).map_err(|d| anyhow!("{d}"))?;
-    xml_warnings.log_warnings();
-    let cross = spec::check_against(&cfg, &file);
-    cross.log_warnings();
-    if cross.has_errors() {
-        let errors: Vec<String> = cross.errors().map(|d| d.to_string()).collect();
-        bail!("{}", errors.join("\n"));
-    }
+    let (file, _cfg) = spec::load_for_run(participant_file, precice_config).map_err(|d| anyhow!("{d}"))?;
     let gravity = Vector3::from(file.simulation.gravity.unwrap_or(DEFAULT_GRAVITY));
     let (Some(model_name), Some(solver_name)) = (&file.model, &file.solver) else {
         bail!(
@@ -65,7 +55,8 @@ pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(MbsAdapt
             file.path.display()
         );
     };
-    let (model, model_warnings) = model_yaml::load(&file.dir().join(model_name), gravity).map_err(|d| anyhow!("{d}"))?;
+    let (model, model_warnings) =
+        model_yaml::load(&file.dir().join(model_name), gravity).map_err(|d| anyhow!("{d}"))?;
     model_warnings.log_warnings();
     let (solver, solver_warnings) = solver_yaml::load(&file.dir().join(solver_name)).map_err(|d| anyhow!("{d}"))?;
     solver_warnings.log_warnings();
@@ -90,10 +81,9 @@ fn output_settings(file: &ParticipantFile) -> Option<OutputSettings> {
     match out.format.as_deref() {
         Some("NONE") => return None,
         Some("CSV") | None => {}
-        Some(other) => log::warn!(
-            "{}: output format {other} is not available yet; writing CSV instead",
-            file.path.display()
-        ),
+        Some(other) => {
+            log::warn!("{}: output format {other} is not available yet; writing CSV instead", file.path.display())
+        }
     }
     let directory = file.dir().join(out.directory.as_deref().unwrap_or("output"));
     Some(OutputSettings { directory, fps: out.fps })

@@ -133,16 +133,28 @@ mod tests {
         let (s, w) = parse_str(text, Path::new("s.yaml")).unwrap();
         assert_eq!(s, SolverSettings { integrator: IntegratorKind::EulerImplicitLinearized, time_step: 1e-2 });
         assert_eq!(w.0.len(), 1);
-        assert!(w.to_string().starts_with("s.yaml:2: warning: `contact_method` and `solver` accepted but ignored"), "{w}");
+        assert!(
+            w.to_string().starts_with("s.yaml:2: warning: `contact_method` and `solver` accepted but ignored"),
+            "{w}"
+        );
     }
 
     #[test]
     fn rejects_other_integrators_and_bad_steps() {
-        let e = parse_str("integrator:\n  type: HHT\n  time_step: 1e-3\n", Path::new("s.yaml")).unwrap_err().to_string();
-        assert!(e.starts_with("s.yaml:2: error: integrator type `HHT` is not supported yet; supported: Euler_implicit_linearized"), "{e}");
-        let e = parse_str("integrator:\n  type: EULER_IMPLICIT_LINEARIZED\n  time_step: 0\n", Path::new("s.yaml")).unwrap_err().to_string();
+        let e =
+            parse_str("integrator:\n  type: HHT\n  time_step: 1e-3\n", Path::new("s.yaml")).unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "s.yaml:2: error: integrator type `HHT` is not supported yet; supported: Euler_implicit_linearized"
+            ),
+            "{e}"
+        );
+        let e = parse_str("integrator:\n  type: EULER_IMPLICIT_LINEARIZED\n  time_step: 0\n", Path::new("s.yaml"))
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("s.yaml:3: error: `time_step` must be positive"), "{e}");
-        let e = parse_str("integrator:\n  type: HHT\n  time_stpe: 1e-3\n", Path::new("s.yaml")).unwrap_err().to_string();
+        let e =
+            parse_str("integrator:\n  type: HHT\n  time_stpe: 1e-3\n", Path::new("s.yaml")).unwrap_err().to_string();
         assert!(e.contains("s.yaml:3: error: unknown key `time_stpe` in integrator; did you mean `time_step`?"), "{e}");
     }
 }

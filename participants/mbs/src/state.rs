@@ -24,7 +24,13 @@ impl BodySetState {
         self.bodies
             .iter()
             .flat_map(|b| {
-                b.position.iter().chain(b.orientation.coords.iter()).chain(b.linvel.iter()).chain(b.angvel.iter()).copied().collect::<Vec<f64>>()
+                b.position
+                    .iter()
+                    .chain(b.orientation.coords.iter())
+                    .chain(b.linvel.iter())
+                    .chain(b.angvel.iter())
+                    .copied()
+                    .collect::<Vec<f64>>()
             })
             .map(f64::to_bits)
             .collect()

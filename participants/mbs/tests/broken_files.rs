@@ -12,7 +12,9 @@ const SOLVER: &str = include_str!("../../../configs/sphere_drop/solid/solver.yam
 /// The sphere_drop Solid files in a temporary case, with `edit` applied to one of them.
 fn case(file: &str, edit: impl Fn(&str) -> String) -> TempCase {
     let case = testing::temp_case(XML);
-    for (name, text) in [("solid/participant.yaml", PARTICIPANT), ("solid/model.yaml", MODEL), ("solid/solver.yaml", SOLVER)] {
+    for (name, text) in
+        [("solid/participant.yaml", PARTICIPANT), ("solid/model.yaml", MODEL), ("solid/solver.yaml", SOLVER)]
+    {
         let text = if name.ends_with(file) { edit(text) } else { text.to_string() };
         case.write(name, &text);
     }
@@ -69,7 +71,12 @@ fn bad_values_in_the_model_name_their_line() {
 fn unsupported_integrators_and_unknown_solver_keys_are_errors() {
     let case1 = case("solver.yaml", |t| t.replace("Euler_implicit_linearized", "HHT"));
     let e = error(&case1);
-    assert!(e.contains("solver.yaml:3: error: integrator type `HHT` is not supported yet; supported: Euler_implicit_linearized"), "{e}");
+    assert!(
+        e.contains(
+            "solver.yaml:3: error: integrator type `HHT` is not supported yet; supported: Euler_implicit_linearized"
+        ),
+        "{e}"
+    );
     let case2 = case("solver.yaml", |t| t.replace("time_step:", "timestep:"));
     let e = error(&case2);
     assert!(e.contains("unknown key `timestep` in integrator; did you mean `time_step`?"), "{e}");

@@ -44,7 +44,8 @@ fn free_fall_follows_the_symplectic_euler_recurrence_and_the_parabola() {
 #[test]
 fn fixed_bodies_stay_put() {
     let mut set = BodySet::new(gravity());
-    let h = set.insert(RigidBodyBuilder::fixed().reference_pose(Isometry3::translation(1.0, 2.0, 3.0)).build().unwrap());
+    let h =
+        set.insert(RigidBodyBuilder::fixed().reference_pose(Isometry3::translation(1.0, 2.0, 3.0)).build().unwrap());
     set.get_mut(h).unwrap().add_force(Vector3::new(1e3, 0.0, 0.0));
     SemiImplicitEuler.step(&mut set, 0.1).unwrap();
     let b = set.get(h).unwrap();
@@ -60,7 +61,10 @@ fn torque_free_rotation_of_a_symmetric_body_keeps_angular_momentum() {
     let drift = |dt: f64| {
         let mut set = BodySet::new(Vector3::zeros());
         let h = set.insert(
-            RigidBodyBuilder::dynamic(1.0, Vector3::new(0.1, 0.1, 0.2)).angvel(Vector3::new(1.0, 0.5, 3.0)).build().unwrap(),
+            RigidBodyBuilder::dynamic(1.0, Vector3::new(0.1, 0.1, 0.2))
+                .angvel(Vector3::new(1.0, 0.5, 3.0))
+                .build()
+                .unwrap(),
         );
         let l0 = set.get(h).unwrap().angular_momentum();
         let mut worst: f64 = 0.0;
@@ -83,7 +87,9 @@ fn torque_free_rotation_of_a_symmetric_body_keeps_angular_momentum() {
 
     // A spherical body: ω × Iω = 0, so |L| (and ω) are constant to round-off.
     let mut set = BodySet::new(Vector3::zeros());
-    let h = set.insert(RigidBodyBuilder::dynamic(1.0, Vector3::repeat(0.3)).angvel(Vector3::new(2.0, -1.0, 0.5)).build().unwrap());
+    let h = set.insert(
+        RigidBodyBuilder::dynamic(1.0, Vector3::repeat(0.3)).angvel(Vector3::new(2.0, -1.0, 0.5)).build().unwrap(),
+    );
     for _ in 0..1000 {
         SemiImplicitEuler.step(&mut set, 1e-3).unwrap();
     }

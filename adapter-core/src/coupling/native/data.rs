@@ -76,7 +76,8 @@ impl DataStore {
     fn mapping(&mut self, i: usize) -> Result<&dyn Mapping> {
         if self.mappings[i].computed.is_none() {
             let m = &self.mappings[i];
-            let from = self.meshes.get(&m.from).ok_or_else(|| CouplingError::new(format!("unknown mesh {}", m.from)))?;
+            let from =
+                self.meshes.get(&m.from).ok_or_else(|| CouplingError::new(format!("unknown mesh {}", m.from)))?;
             let to = self.meshes.get(&m.to).ok_or_else(|| CouplingError::new(format!("unknown mesh {}", m.to)))?;
             if from.vertex_count() == 0 || to.vertex_count() == 0 {
                 return Err(CouplingError::new(format!(

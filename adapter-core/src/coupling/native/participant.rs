@@ -13,6 +13,13 @@ use crate::diagnostics::nearest;
 use std::path::Path;
 use std::time::Duration;
 
+/// Direction of a data access, for the shared checks.
+#[derive(Debug, Clone, Copy)]
+enum Access {
+    Read,
+    Write,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
     Constructed,
@@ -76,17 +83,24 @@ impl NativeParticipant {
             schemes.push(BiScheme::new(i, s, name)?);
         }
         if schemes.is_empty() {
-            return err(format!("No coupling scheme defined for participant \"{name}\" in \"{}\".", cfg.path.display()));
+            return err(format!(
+                "No coupling scheme defined for participant \"{name}\" in \"{}\".",
+                cfg.path.display()
+            ));
         }
 
         let mut store = DataStore::default();
         for pm in &me.provide_meshes {
             let dim = cfg.mesh(&pm.name).map_or(3, |m| m.dimensions);
-            store.meshes.insert(pm.name.clone(), MeshState { dim, provided: true, coords: Vec::new(), received: false });
+            store
+                .meshes
+                .insert(pm.name.clone(), MeshState { dim, provided: true, coords: Vec::new(), received: false });
         }
         for rm in &me.receive_meshes {
             let dim = cfg.mesh(&rm.name).map_or(3, |m| m.dimensions);
-            store.meshes.insert(rm.name.clone(), MeshState { dim, provided: false, coords: Vec::new(), received: false });
+            store
+                .meshes
+                .insert(rm.name.clone(), MeshState { dim, provided: false, coords: Vec::new(), received: false });
         }
         let add = |store: &mut DataStore, key: &Key, write: bool| {
             let components = cfg.data_dimensions(&key.0, &key.1).unwrap_or(1);
@@ -211,8 +225,7 @@ impl NativeParticipant {
     }
 
     fn data_error(&self, mesh: &str, data: &str) -> CouplingError {
-        let names: Vec<&str> =
-            self.store.data.keys().filter(|(m, _)| m == mesh).map(|(_, d)| d.as_str()).collect();
+        let names: Vec<&str> = self.store.data.keys().filter(|(m, _)| m == mesh).map(|(_, d)| d.as_str()).collect();
         let hint = if names.len() == 1 {
             format!(" This mesh only knows data \"{}\".", names[0])
         } else if let Some(n) = nearest(data, names.iter().copied()) {
@@ -248,6 +261,48 @@ impl NativeParticipant {
             ));
         }
         Ok(())
+    }
+
+    /// The checks shared by readData and writeData (spec §1.7–1.8): the mesh and datum are
+    /// known and configured for this direction, sizes match, ids are valid. `None` for the
+    /// empty no-op call; otherwise the datum's key and component count.
+    fn check_access(
+        &self,
+        access: Access,
+        mesh: &str,
+        data: &str,
+        ids: &[VertexId],
+        n_values: usize,
+    ) -> Result<Option<(Key, usize)>> {
+        let (verb, prep, keys) = match access {
+            Access::Read => ("read", "from", &self.read_keys),
+            Access::Write => ("write", "to", &self.write_keys),
+        };
+        let key = (mesh.to_string(), data.to_string());
+        self.mesh(mesh)?;
+        if !keys.contains(&key) {
+            if !self.store.data.contains_key(&key) {
+                return Err(self.data_error(mesh, data));
+            }
+            return err(format!(
+                "This participant does not use data \"{data}\" via mesh \"{mesh}\", but attempted to {verb} it. Please extend the configuration of participant \"{}\" by defining <{verb}-data mesh=\"{mesh}\" name=\"{data}\" />.",
+                self.name
+            ));
+        }
+        if ids.is_empty() && n_values == 0 {
+            return Ok(None);
+        }
+        let c = self.store.data[&key].components;
+        if n_values != ids.len() * c {
+            return err(format!(
+                "Input sizes are inconsistent attempting to {verb} {c}D data \"{data}\" {prep} mesh \"{mesh}\". You passed {} vertex indices and {n_values} data components, but we expected {} data components ({c} x {}).",
+                ids.len(),
+                ids.len() * c,
+                ids.len()
+            ));
+        }
+        self.check_ids(mesh, ids, verb)?;
+        Ok(Some((key, c)))
     }
 
     fn exchange_meshes(&mut self) -> Result<()> {
@@ -286,7 +341,9 @@ impl NativeParticipant {
                 Frame::Mesh { name, coords } if name == rm.name => {
                     let mesh = self.store.meshes.get_mut(&rm.name).expect("registered");
                     if coords.len() % mesh.dim != 0 {
-                        return err(format!("mesh \"{name}\" arrived with a coordinate count that is not a multiple of its dimension"));
+                        return err(format!(
+                            "mesh \"{name}\" arrived with a coordinate count that is not a multiple of its dimension"
+                        ));
                     }
                     mesh.coords = coords;
                     mesh.received = true;
@@ -309,7 +366,11 @@ impl Coupling for NativeParticipant {
 
     fn get_data_dimensions(&self, mesh: &str, data: &str) -> Result<usize> {
         self.mesh(mesh)?;
-        self.store.data.get(&(mesh.to_string(), data.to_string())).map(|d| d.components).ok_or_else(|| self.data_error(mesh, data))
+        self.store
+            .data
+            .get(&(mesh.to_string(), data.to_string()))
+            .map(|d| d.components)
+            .ok_or_else(|| self.data_error(mesh, data))
     }
 
     fn set_mesh_vertices(&mut self, mesh: &str, positions: &[f64], ids: &mut [VertexId]) -> Result<()> {
@@ -345,7 +406,9 @@ impl Coupling for NativeParticipant {
     fn get_mesh_vertex_size(&self, mesh: &str) -> Result<usize> {
         let m = self.mesh(mesh)?;
         if !m.provided && self.state == State::Constructed {
-            return err(format!("initialize() has to be called before accessing data of the received mesh \"{mesh}\"."));
+            return err(format!(
+                "initialize() has to be called before accessing data of the received mesh \"{mesh}\"."
+            ));
         }
         Ok(m.vertex_count())
     }
@@ -432,31 +495,9 @@ impl Coupling for NativeParticipant {
         if !self.ongoing() && rel.abs() > EPS {
             return err("If coupling finished, only data for relativeReadTime = 0 is available. Please always use precice.getMaxTimeStepSize() to obtain the maximum allowed relativeReadTime.");
         }
-        let key = (mesh.to_string(), data.to_string());
-        self.mesh(mesh)?;
-        if !self.read_keys.contains(&key) {
-            if !self.store.data.contains_key(&key) {
-                return Err(self.data_error(mesh, data));
-            }
-            return err(format!(
-                "This participant does not use data \"{data}\" via mesh \"{mesh}\", but attempted to read it. Please extend the configuration of participant \"{}\" by defining <read-data mesh=\"{mesh}\" name=\"{data}\" />.",
-                self.name
-            ));
-        }
-        if ids.is_empty() && values.is_empty() {
+        let Some((key, _)) = self.check_access(Access::Read, mesh, data, ids, values.len())? else {
             return Ok(());
-        }
-        let c = self.store.data[&key].components;
-        if values.len() != ids.len() * c {
-            return err(format!(
-                "Input sizes are inconsistent attempting to read {c}D data \"{data}\" from mesh \"{mesh}\". You passed {} vertex indices and {} data components, but we expected {} data components ({c} x {}).",
-                ids.len(),
-                values.len(),
-                ids.len() * c,
-                ids.len()
-            ));
-        }
-        self.check_ids(mesh, ids, "read")?;
+        };
         let t = self.time() + rel;
         self.store.read(&key, t, ids, values).ok_or_else(|| {
             CouplingError::new(format!(
@@ -472,31 +513,9 @@ impl Coupling for NativeParticipant {
         if self.state == State::Initialized && !self.ongoing() {
             return err("Calling writeData(...) is forbidden if coupling is not ongoing, because the data you are trying to write will not be used anymore. You can fix this by always calling writeData(...) before the advance(...) call in your simulation loop or by using Participant::isCouplingOngoing() to implement a safeguard.");
         }
-        let key = (mesh.to_string(), data.to_string());
-        self.mesh(mesh)?;
-        if !self.write_keys.contains(&key) {
-            if !self.store.data.contains_key(&key) {
-                return Err(self.data_error(mesh, data));
-            }
-            return err(format!(
-                "This participant does not use data \"{data}\" via mesh \"{mesh}\", but attempted to write it. Please extend the configuration of participant \"{}\" by defining <write-data mesh=\"{mesh}\" name=\"{data}\" />.",
-                self.name
-            ));
-        }
-        if ids.is_empty() && values.is_empty() {
+        let Some((key, c)) = self.check_access(Access::Write, mesh, data, ids, values.len())? else {
             return Ok(());
-        }
-        let c = self.store.data[&key].components;
-        if values.len() != ids.len() * c {
-            return err(format!(
-                "Input sizes are inconsistent attempting to write {c}D data \"{data}\" to mesh \"{mesh}\". You passed {} vertex indices and {} data components, but we expected {} data components ({c} x {}).",
-                ids.len(),
-                values.len(),
-                ids.len() * c,
-                ids.len()
-            ));
-        }
-        self.check_ids(mesh, ids, "write")?;
+        };
         if let Some(i) = values.iter().position(|v| !v.is_finite()) {
             let window = self.schemes.iter().map(|s| s.time.window()).min().unwrap_or(1);
             return err(format!(

@@ -69,17 +69,15 @@ fn interface_ip(network: &str) -> Result<IpAddr> {
     if network == "lo" || network == "lo0" {
         return Ok(IpAddr::V4(Ipv4Addr::LOCALHOST));
     }
-    let ifs = if_addrs::get_if_addrs().map_err(|e| CouplingError::new(format!("cannot list network interfaces: {e}")))?;
-    ifs.iter()
-        .find(|i| i.name == network && i.ip().is_ipv4())
-        .map(|i| i.ip())
-        .ok_or_else(|| {
-            let names: Vec<String> = ifs.iter().map(|i| i.name.clone()).collect();
-            CouplingError::new(format!(
-                "Cannot find network interface \"{network}\". Available interfaces are: {}",
-                names.join(", ")
-            ))
-        })
+    let ifs =
+        if_addrs::get_if_addrs().map_err(|e| CouplingError::new(format!("cannot list network interfaces: {e}")))?;
+    ifs.iter().find(|i| i.name == network && i.ip().is_ipv4()).map(|i| i.ip()).ok_or_else(|| {
+        let names: Vec<String> = ifs.iter().map(|i| i.name.clone()).collect();
+        CouplingError::new(format!(
+            "Cannot find network interface \"{network}\". Available interfaces are: {}",
+            names.join(", ")
+        ))
+    })
 }
 
 fn endpoints(me: &str, cfg: &PreciceConfig) -> Result<Vec<Endpoint>> {

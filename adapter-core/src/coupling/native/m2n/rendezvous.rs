@@ -10,9 +10,8 @@ use std::time::Duration;
 use uuid::Uuid;
 
 /// preCICE's namespace for connection-file names.
-const NAMESPACE: Uuid = Uuid::from_bytes([
-    0xaf, 0x7c, 0xe8, 0xf2, 0xa9, 0xee, 0x46, 0xcb, 0x38, 0xee, 0x71, 0xc3, 0x18, 0xaa, 0x35, 0x80,
-]);
+const NAMESPACE: Uuid =
+    Uuid::from_bytes([0xaf, 0x7c, 0xe8, 0xf2, 0xa9, 0xee, 0x46, 0xcb, 0x38, 0xee, 0x71, 0xc3, 0x18, 0xaa, 0x35, 0x80]);
 
 /// `precice-run/<listener>-<requester>/` under the exchange directory.
 pub fn pair_dir(exchange_dir: &Path, listener: &str, requester: &str) -> PathBuf {
@@ -70,10 +69,8 @@ fn owner_is_dead(p: &Published) -> bool {
 /// Publishes `addr` at `path` (write `path~`, then rename). A file whose owner is dead
 /// is replaced with a warning; one whose owner is alive is an error.
 pub fn publish(path: &Path, addr: SocketAddr, listener: &str, requester: &str, tag: &str) -> Result<(), String> {
-    let tmp = path.with_file_name(format!(
-        "{}~",
-        path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
-    ));
+    let tmp = path
+        .with_file_name(format!("{}~", path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()));
     for p in [path, tmp.as_path()] {
         if p.exists() {
             match read_published(p) {

@@ -162,7 +162,9 @@ impl Frame {
     pub fn decode(body: &[u8]) -> io::Result<Frame> {
         let mut d = Dec(body);
         let frame = match d.u8()? {
-            HELLO => Frame::Hello { protocol: d.u32()?, version: d.str()?, config_hash: d.str()?, participant: d.str()? },
+            HELLO => {
+                Frame::Hello { protocol: d.u32()?, version: d.str()?, config_hash: d.str()?, participant: d.str()? }
+            }
             MESH => Frame::Mesh { name: d.str()?, coords: d.f64s()? },
             DATA => {
                 let scheme = d.u32()?;

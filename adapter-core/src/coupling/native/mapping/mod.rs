@@ -14,11 +14,6 @@ pub trait Mapping: Send {
 }
 
 /// Builds the mapping of `constraint` between two vertex sets of dimension `dim`.
-pub fn nearest_neighbor(
-    input: &[f64],
-    output: &[f64],
-    dim: usize,
-    constraint: MappingConstraint,
-) -> Box<dyn Mapping> {
+pub fn nearest_neighbor(input: &[f64], output: &[f64], dim: usize, constraint: MappingConstraint) -> Box<dyn Mapping> {
     Box::new(NearestNeighbor::new(input, output, dim, constraint))
 }

@@ -268,3 +268,61 @@ fn window_start_lag_pumps_energy_into_an_undamped_ball() {
         g_lag * 100.0
     );
 }
+
+/// Copies a case folder (files and sub-folders, no run output) into `to`.
+fn copy_case(from: &std::path::Path, to: &std::path::Path) {
+    for entry in std::fs::read_dir(from).expect("read case folder") {
+        let entry = entry.expect("case entry");
+        let name = entry.file_name();
+        if name == "output" || name == "precice-run" {
+            continue;
+        }
+        let target = to.join(&name);
+        if entry.path().is_dir() {
+            std::fs::create_dir_all(&target).expect("create sub-folder");
+            copy_case(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy case file");
+        }
+    }
+}
+
+/// The shipped case as users run it: `tidelink run` starts `tidelink-buoyancy` and
+/// `tidelink-mbs` as processes (found next to `tidelink`), and the Solid's trajectory is
+/// the monolithic one within the first-order bound of the in-thread test (2 mm at 1 ms).
+#[test]
+fn shipped_case_runs_as_processes_through_the_launcher() {
+    let tidelink = std::path::PathBuf::from(env!("CARGO_BIN_EXE_tidelink"));
+    let bin_dir = tidelink.parent().expect("target folder");
+    for bin in ["tidelink-mbs", "tidelink-buoyancy"] {
+        if !bin_dir.join(bin).exists() {
+            // `cargo test --workspace` builds them; a package-only run may not have.
+            let status =
+                std::process::Command::new(env!("CARGO")).args(["build", "-p", bin]).status().expect("run cargo build");
+            assert!(status.success(), "cargo build -p {bin} failed");
+        }
+    }
+    let dir = tempfile::tempdir().expect("temporary folder");
+    copy_case(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/sphere_drop"), dir.path());
+    let out = std::process::Command::new(&tidelink).arg("run").arg(dir.path()).output().expect("start tidelink run");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "tidelink run failed:\n{text}");
+    assert!(text.contains("[Solid]") && text.contains("[Fluid]"), "output lines are prefixed:\n{text}");
+    assert!(!text.contains("@progress"), "progress lines are not echoed:\n{text}");
+    let rows = output::read(&dir.path().join("solid/output/ball.csv")).expect("the Solid's CSV");
+    let last = rows.last().expect("rows");
+    assert!((last.time - 1.0).abs() < 1e-12, "the run covers 1000 windows of 1 ms, ended at {}", last.time);
+    let reference = Monolithic { cd: CD }.trajectory(Z_RELEASE, 1e-3, 1000, 100);
+    let worst = rows
+        .iter()
+        .map(|r| {
+            let n = (r.time / 1e-3).round() as usize;
+            (r.position.z - reference[n].0).abs()
+        })
+        .fold(0.0, f64::max);
+    assert!(worst < 2e-3, "coupled vs monolithic: {:.3} mm", worst * 1e3);
+    assert!(
+        std::fs::read_dir(dir.path().join("precice-run")).map_or(true, |mut d| d.next().is_none()),
+        "precice-run/ is empty after a clean run"
+    );
+}

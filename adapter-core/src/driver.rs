@@ -100,3 +100,139 @@ fn run_inner(
     summary.time = time.value();
     Ok(summary)
 }
+
+#[cfg(test)]
+mod tests {
+    //! The loop against a scripted coupling: windows of 1, `windows` of them.
+    use super::*;
+    use crate::adapter::AdapterError;
+    use crate::coupling::{Result as CResult, VertexId};
+
+    struct Scripted {
+        windows: u32,
+        window: u32,
+        progress: f64,
+        checkpoint: bool,
+        complete: bool,
+    }
+
+    impl Coupling for Scripted {
+        fn participant_name(&self) -> &str {
+            "P"
+        }
+        fn get_mesh_dimensions(&self, _: &str) -> CResult<usize> {
+            Ok(3)
+        }
+        fn get_data_dimensions(&self, _: &str, _: &str) -> CResult<usize> {
+            Ok(3)
+        }
+        fn set_mesh_vertices(&mut self, _: &str, _: &[f64], _: &mut [VertexId]) -> CResult<()> {
+            Ok(())
+        }
+        fn get_mesh_vertex_size(&self, _: &str) -> CResult<usize> {
+            Ok(1)
+        }
+        fn requires_initial_data(&mut self) -> CResult<bool> {
+            Ok(false)
+        }
+        fn initialize(&mut self) -> CResult<()> {
+            Ok(())
+        }
+        fn get_max_time_step_size(&self) -> CResult<f64> {
+            Ok(1.0 - self.progress)
+        }
+        fn read_data(&mut self, _: &str, _: &str, _: &[VertexId], _: f64, _: &mut [f64]) -> CResult<()> {
+            Ok(())
+        }
+        fn write_data(&mut self, _: &str, _: &str, _: &[VertexId], _: &[f64]) -> CResult<()> {
+            Ok(())
+        }
+        fn advance(&mut self, dt: f64) -> CResult<()> {
+            self.progress += dt;
+            self.complete = (self.progress - 1.0).abs() < 1e-14;
+            if self.complete {
+                self.progress = 0.0;
+                self.window += 1;
+            }
+            Ok(())
+        }
+        fn requires_writing_checkpoint(&mut self) -> CResult<bool> {
+            Ok(self.checkpoint)
+        }
+        fn requires_reading_checkpoint(&mut self) -> CResult<bool> {
+            Ok(false)
+        }
+        fn is_coupling_ongoing(&self) -> CResult<bool> {
+            Ok(self.window < self.windows)
+        }
+        fn is_time_window_complete(&self) -> CResult<bool> {
+            Ok(self.complete)
+        }
+        fn finalize(&mut self) -> CResult<()> {
+            Ok(())
+        }
+    }
+
+    #[derive(Default)]
+    struct Recorder {
+        reads: Vec<f64>,
+        steps: Vec<f64>,
+        outputs: Vec<f64>,
+    }
+
+    impl Adapter for Recorder {
+        fn name(&self) -> &str {
+            "Recorder"
+        }
+        fn initialize_participant(&mut self, _: &mut dyn Coupling) -> AdapterResult<()> {
+            Ok(())
+        }
+        fn read_data(&mut self, _: &mut dyn Coupling, rel: f64) -> AdapterResult<()> {
+            self.reads.push(rel);
+            Ok(())
+        }
+        fn write_data(&mut self, _: &mut dyn Coupling) -> AdapterResult<()> {
+            Ok(())
+        }
+        fn advance(&mut self, dt: f64) -> AdapterResult<()> {
+            self.steps.push(dt);
+            Ok(())
+        }
+        fn own_time_step(&self) -> f64 {
+            0.4
+        }
+        fn write_output(&mut self, t: f64) -> AdapterResult<()> {
+            self.outputs.push(t);
+            Ok(())
+        }
+    }
+
+    fn coupling(checkpoint: bool) -> Scripted {
+        Scripted { windows: 2, window: 0, progress: 0.0, checkpoint, complete: false }
+    }
+
+    #[test]
+    fn reads_once_per_window_and_sub_cycles_to_the_window_end() {
+        for (read_time, rel) in [(ReadDataTime::WindowStart, 0.0), (ReadDataTime::WindowEnd, 1.0)] {
+            let mut a = Recorder::default();
+            let s = run(&mut a, &mut coupling(false), read_time, &mut ()).unwrap();
+            assert_eq!(a.reads, vec![rel, rel], "{read_time:?}: one read per window, held for its sub-steps");
+            let expected = [0.4, 0.4, 0.2, 0.4, 0.4, 0.2];
+            assert_eq!(a.steps.len(), expected.len());
+            for (got, want) in a.steps.iter().zip(expected) {
+                assert!((got - want).abs() < 1e-12, "steps {:?}", a.steps);
+            }
+            assert_eq!((s.windows, s.steps), (2, 6));
+            assert_eq!(a.outputs.len(), 3, "initial output and one per window");
+            assert!((a.outputs[2] - 2.0).abs() < 1e-14);
+        }
+    }
+
+    #[test]
+    fn a_checkpoint_request_fails_clearly_without_checkpoint_support() {
+        let e = run(&mut Recorder::default(), &mut coupling(true), ReadDataTime::WindowStart, &mut ()).unwrap_err();
+        assert!(matches!(e, AdapterError::Unsupported(_)));
+        let msg = e.to_string();
+        assert!(msg.contains("checkpointing is not supported by participant \"Recorder\""), "{msg}");
+    }
+}

@@ -49,3 +49,31 @@ fn every_broken_file_reports_its_error_and_line() {
         failures.join("\n\n")
     );
 }
+
+/// Cross-file corpus (tests/corpus/cross): participant files that read fine alone but break a
+/// rule against their XML (named on a `# xml: FILE` first line; the expectation on the second).
+#[test]
+fn every_cross_file_problem_is_reported_with_its_line() {
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/cross"));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("cross corpus folder")
+        .map(|e| e.expect("corpus entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "the cross corpus has {} files", files.len());
+    let mut failures = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).expect("read corpus file");
+        let xml = text.lines().next().and_then(|l| l.strip_prefix("# xml: ")).expect("first line `# xml: FILE`");
+        let (line, fragment) = expectation(path, text.lines().nth(1).unwrap_or_default());
+        let (cfg, _) = tidelink_adapter_core::config::load(&dir.join(xml.trim())).expect("the corpus XML is valid");
+        let (file, _) = spec::load(path).unwrap_or_else(|d| panic!("{}: must read alone:\n{d}", path.display()));
+        let d = spec::check_against(&cfg, &file);
+        let hit = d.errors().any(|e| e.location.line == line && e.message.contains(&fragment));
+        if !hit {
+            failures.push(format!("{}: expected line {line}: {fragment}\ngot:\n{d}", path.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

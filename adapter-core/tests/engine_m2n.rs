@@ -319,3 +319,18 @@ fn partner_process_killed_mid_run() {
     assert!(took < Duration::from_secs(2), "A failed {took:?} after B was killed");
     assert!(msg.contains("\"B\""), "{msg}");
 }
+
+/// `network="…"` selects the interface whose address is published; an unknown name is a
+/// clear error listing the interfaces (spec §5.1), raised by the listening side at once.
+#[test]
+fn unknown_network_interface_is_named_with_the_available_ones() {
+    let case = solver_case("parallel-explicit", 1);
+    let xml = std::fs::read_to_string(&case.config).unwrap();
+    let bad = xml.replace("exchange-directory=", "network=\"nosuch0\" exchange-directory=");
+    assert_ne!(bad, xml, "the builder writes an m2n tag");
+    std::fs::write(&case.config, bad).unwrap();
+    // SolverTwo is the XML connector: it listens, so it looks the interface up.
+    let mut p = open(&case.config, "SolverTwo");
+    let msg = fails(p.initialize(), &["Cannot find network interface \"nosuch0\"", "Available interfaces are", "lo"]);
+    assert!(!msg.is_empty());
+}

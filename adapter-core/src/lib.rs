@@ -6,6 +6,7 @@ pub mod config;
 pub mod coupling;
 pub mod diagnostics;
 pub mod driver;
+pub mod mesh;
 pub mod progress;
 pub mod spec;
 #[cfg(feature = "testing")]

@@ -23,4 +23,23 @@ pub enum MbsError {
     /// The integration produced NaN or infinity (a load or a step size out of range).
     #[error("body {0} left the finite range during the step (its state is NaN or infinite)")]
     Diverged(usize),
+    /// A joint or force element that cannot be built as given.
+    #[error("`{name}` {why}")]
+    InvalidElement { name: String, why: String },
+    /// HHT's α outside its stable range.
+    #[error("HHT alpha must lie in [-1/3, 0], got {0}")]
+    InvalidAlpha(f64),
+    /// An integrator setting out of range.
+    #[error("{0}")]
+    InvalidSetting(String),
+    /// A feature the chosen integrator does not have.
+    #[error("{0}")]
+    Unsupported(&'static str),
+    /// The Newton step was NaN or infinite (a singular matrix: redundant or degenerate joints,
+    /// a zero mass direction, or loads out of range).
+    #[error("the Newton step at t = {time} s is not finite (singular Newton matrix); elements involved: {}", elements.join(", "))]
+    NonFiniteNewtonStep { time: f64, elements: Vec<String> },
+    /// Newton did not meet its tolerances within the allowed iterations.
+    #[error("Newton did not converge at t = {time} s after {iterations} iterations (constraint residual {residual:e}); reduce the time step or raise max_iterations")]
+    NotConverged { time: f64, iterations: usize, residual: f64 },
 }

@@ -1,9 +1,14 @@
-//! Time integration of a [`BodySet`]. The trait is deliberately small (one `step`) so
-//! that the semi-implicit Euler scheme here can be replaced by HHT-α without touching
-//! the adapter.
+//! Time integration of a [`BodySet`] with its [`JointSet`] and [`ForceElementSet`] (one
+//! pipeline, as in rapier). `step` (bodies only) is what the adapter calls today;
+//! `step_system` adds joints and force elements. The implicit integrators live in
+//! [`crate::hht`] and [`crate::euler_implicit`]; the semi-implicit Euler scheme here stays
+//! for free bodies and as the explicit reference of the tests.
 
 use crate::body_set::BodySet;
 use crate::error::MbsError;
+use crate::force_element::ForceElementSet;
+use crate::joint::JointSet;
+use crate::state::IntegratorHistory;
 use nalgebra::UnitQuaternion;
 
 /// Advances every free body of a set by one step, under the loads in their accumulators
@@ -11,8 +16,26 @@ use nalgebra::UnitQuaternion;
 pub trait Integrator: Send {
     /// A short name for logs.
     fn name(&self) -> &'static str;
-    /// Advances `bodies` by `dt`; an error means the state is no longer finite.
-    fn step(&mut self, bodies: &mut BodySet, dt: f64) -> Result<(), MbsError>;
+    /// Advances `bodies` (no joints, no force elements) by `dt`; an error means the state
+    /// is no longer finite.
+    fn step(&mut self, bodies: &mut BodySet, dt: f64) -> Result<(), MbsError> {
+        self.step_system(bodies, &JointSet::new(), &ForceElementSet::new(), dt)
+    }
+    /// Advances `bodies` under `joints` and `forces` by `dt`.
+    fn step_system(
+        &mut self,
+        bodies: &mut BodySet,
+        joints: &JointSet,
+        forces: &ForceElementSet,
+        dt: f64,
+    ) -> Result<(), MbsError>;
+    /// The integrator's own state (time, accelerations, multipliers), for checkpoints; a
+    /// one-step scheme has none beyond the time.
+    fn save_history(&self) -> IntegratorHistory {
+        IntegratorHistory::default()
+    }
+    /// Restores what [`Integrator::save_history`] gave, bit for bit.
+    fn restore_history(&mut self, _history: &IntegratorHistory) {}
 }
 
 /// Semi-implicit (symplectic) Euler: velocities first from the current loads, then
@@ -33,7 +56,18 @@ impl Integrator for SemiImplicitEuler {
         "semi-implicit (symplectic) Euler"
     }
 
-    fn step(&mut self, bodies: &mut BodySet, dt: f64) -> Result<(), MbsError> {
+    /// Joints cannot be kept by an explicit free-body scheme: a system with joints or
+    /// force elements is refused (use HHT or linearized implicit Euler).
+    fn step_system(
+        &mut self,
+        bodies: &mut BodySet,
+        joints: &JointSet,
+        forces: &ForceElementSet,
+        dt: f64,
+    ) -> Result<(), MbsError> {
+        if !joints.is_empty() || !forces.is_empty() {
+            return Err(MbsError::Unsupported("semi-implicit Euler advances free bodies only; joints and force elements need HHT or Euler_implicit_linearized"));
+        }
         let g = bodies.gravity;
         for (h, b) in bodies.iter_mut() {
             if b.fixed {

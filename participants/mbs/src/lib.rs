@@ -1,16 +1,27 @@
 //! `tidelink-mbs`: the multibody (solid) participant.
 //!
-//! The solver library — [`body`], [`body_set`], [`integrator`], [`state`], [`error`] — is
-//! physics only: free and fixed rigid bodies, gravity, load accumulators and time
-//! integration, with no I/O and no knowledge of coupling. The rest is participant glue:
+//! The solver library — [`body`], [`body_set`], [`joint`] and [`constraint`], force
+//! elements ([`force_element`], [`tsda`], [`rsda`]), [`assembly`] with [`colouring`], the
+//! integrators ([`integrator`], [`hht`], [`euler_implicit`], [`newton`]), [`state`],
+//! [`error`] — is physics only, with no I/O and no knowledge of coupling. The rest is participant glue:
 //! Chrono's model and solver YAML files ([`model_yaml`], [`solver_yaml`]), the coupling
 //! adapter ([`adapter`]), CSV output ([`output`]) and the entry point ([`participant`]).
 
+pub mod assembly;
 pub mod body;
 pub mod body_set;
+pub mod colouring;
+pub mod constraint;
 pub mod error;
+pub mod euler_implicit;
+pub mod force_element;
+pub mod hht;
 pub mod integrator;
+pub mod joint;
+pub mod newton;
+pub mod rsda;
 pub mod state;
+pub mod tsda;
 
 pub mod adapter;
 pub mod model_yaml;
@@ -21,6 +32,12 @@ pub mod solver_yaml;
 pub use body::{RigidBody, RigidBodyBuilder};
 pub use body_set::{BodyHandle, BodySet};
 pub use error::MbsError;
+pub use euler_implicit::LinearizedImplicitEuler;
+pub use force_element::{ForceElement, ForceElementSet, Wrench};
+pub use hht::Hht;
 pub use integrator::{Integrator, SemiImplicitEuler};
+pub use joint::{Joint, JointKind, JointSet};
 pub use participant::{run, run_with_progress, RunReport};
-pub use state::{BodySetState, BodyState};
+pub use rsda::Rsda;
+pub use state::{BodySetState, BodyState, IntegratorHistory};
+pub use tsda::Tsda;

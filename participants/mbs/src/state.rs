@@ -36,3 +36,26 @@ impl BodySetState {
             .collect()
     }
 }
+
+/// What a multistep-like integrator carries between steps (HHT: accelerations,
+/// multipliers and the previous step's force residual), saved bit for bit.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct IntegratorHistory {
+    /// The integrator's time (for messages).
+    pub time: f64,
+    pub accelerations: Vec<f64>,
+    pub multipliers: Vec<f64>,
+    pub residual: Vec<f64>,
+}
+
+impl IntegratorHistory {
+    /// All the numbers as their bit patterns.
+    pub fn to_bits(&self) -> Vec<u64> {
+        std::iter::once(self.time)
+            .chain(self.accelerations.iter().copied())
+            .chain(self.multipliers.iter().copied())
+            .chain(self.residual.iter().copied())
+            .map(f64::to_bits)
+            .collect()
+    }
+}

@@ -1,6 +1,8 @@
 //! The MBS participant's adapter: coupling bodies on RIGID_BODY_REFS meshes (one vertex
-//! per body, at its reference frame), loads read into the bodies' accumulators, motion
-//! written back, CSV output per coupling body and bitwise checkpoints.
+//! per body, at its reference frame) and RIGID_BODY_POINTS meshes (the points of every
+//! body with `points`, fixed in its reference frame), loads read into the bodies'
+//! accumulators (replaced every window), motion written back, CSV output per coupling body
+//! and bitwise checkpoints.
 
 use crate::body_set::{BodyHandle, BodySet};
 use crate::integrator::Integrator;
@@ -8,10 +10,10 @@ use crate::model_yaml::Model;
 use crate::output::{CsvOutput, Row};
 use crate::solver_yaml::SolverSettings;
 use crate::state::BodySetState;
-use nalgebra::Vector3;
+use nalgebra::{Point3, Vector3};
 use std::path::PathBuf;
 use tidelink_adapter_core::spec::{DataType, MeshType, ParticipantFile};
-use tidelink_adapter_core::{Adapter, AdapterError, AdapterResult, Coupling, VertexId};
+use tidelink_adapter_core::{mesh, Adapter, AdapterError, AdapterResult, Coupling, VertexId};
 
 /// A body of the model that takes part in the coupling, with its initial pose (the
 /// reference of DISPLACEMENTS).
@@ -19,7 +21,18 @@ use tidelink_adapter_core::{Adapter, AdapterError, AdapterResult, Coupling, Vert
 pub struct CouplingBody {
     pub name: String,
     pub handle: BodyHandle,
-    initial_position: Vector3<f64>,
+    /// The coupling points in the body's reference frame (empty: the body is coupled
+    /// through its reference frame on RIGID_BODY_REFS meshes).
+    pub points: Vec<Vector3<f64>>,
+}
+
+/// One vertex of a coupling mesh: a point fixed in a coupling body's reference frame (its
+/// origin on RIGID_BODY_REFS meshes) and where it was at the start.
+#[derive(Debug, Clone)]
+struct MeshVertex {
+    body: usize,
+    local: Vector3<f64>,
+    initial: Vector3<f64>,
 }
 
 /// One coupling datum: its name, what it means and how many components it has.
@@ -30,12 +43,11 @@ struct Datum {
     components: usize,
 }
 
-/// One RIGID_BODY_REFS mesh and what is exchanged on it.
+/// One coupling mesh (RIGID_BODY_REFS or RIGID_BODY_POINTS) and what is exchanged on it.
 #[derive(Debug, Clone)]
-struct RefsMesh {
+struct CouplingMesh {
     name: String,
-    /// Indices into the coupling bodies, in vertex order.
-    bodies: Vec<usize>,
+    vertices: Vec<MeshVertex>,
     ids: Vec<VertexId>,
     dims: usize,
     writes: Vec<Datum>,
@@ -57,7 +69,7 @@ pub struct MbsAdapter {
     integrator: Box<dyn Integrator>,
     time_step: f64,
     coupled: Vec<CouplingBody>,
-    meshes: Vec<RefsMesh>,
+    meshes: Vec<CouplingMesh>,
     checkpoint: Option<(BodySetState, f64)>,
     output_settings: Option<OutputSettings>,
     output: Option<CsvOutput>,
@@ -105,16 +117,32 @@ impl MbsAdapter {
             if coupled.iter().any(|c: &CouplingBody| c.name == b.name) {
                 return Err(AdapterError::config(format!("{}: coupling body `{}` is listed twice", b.loc, b.name)));
             }
-            let body = model.bodies.get(handle).ok_or_else(|| AdapterError::solver(format!("no body `{}`", b.name)))?;
-            if b.points.is_some() {
+            model.bodies.get(handle).ok_or_else(|| AdapterError::solver(format!("no body `{}`", b.name)))?;
+            let mut points = Vec::new();
+            if let Some(spec) = &b.points {
+                let list = mesh::load_points(spec, |n| file.data_file(n)).map_err(|e| {
+                    AdapterError::config(format!("{}: the points of coupling body `{}`: {e}", b.loc, b.name))
+                })?;
+                if list.is_empty() {
+                    return Err(AdapterError::config(format!(
+                        "{}: coupling body `{}` has an empty `points` list; give at least one [x, y, z] \
+                         or remove the key to couple the body through its reference frame",
+                        b.loc, b.name
+                    )));
+                }
+                points = list.into_iter().map(Vector3::from).collect();
                 with_points.push(coupled.len());
             }
-            coupled.push(CouplingBody { name: b.name.clone(), handle, initial_position: body.reference_position() });
+            coupled.push(CouplingBody { name: b.name.clone(), handle, points });
         }
+        let initial = |c: &CouplingBody, local: &Vector3<f64>| {
+            model.bodies.get(c.handle).map(|b| (b.reference_pose() * Point3::from(*local)).coords).unwrap_or_default()
+        };
         let mut meshes = Vec::new();
         for iface in &cfg.interfaces {
-            match &iface.mesh_type {
-                MeshType::RigidBodyRefs => {}
+            let points_mesh = match &iface.mesh_type {
+                MeshType::RigidBodyRefs => false,
+                MeshType::RigidBodyPoints => true,
                 other => {
                     return Err(AdapterError::Unsupported(format!(
                         "{}: mesh `{}` has mesh_type {}: not implemented yet (issue: MBS participant); \
@@ -124,9 +152,27 @@ impl MbsAdapter {
                         other.as_str()
                     )))
                 }
+            };
+            let mut vertices = Vec::new();
+            for (i, c) in coupled.iter().enumerate() {
+                if points_mesh != with_points.contains(&i) {
+                    continue;
+                }
+                if points_mesh {
+                    vertices.extend(c.points.iter().map(|p| MeshVertex { body: i, local: *p, initial: initial(c, p) }));
+                } else {
+                    let origin = Vector3::zeros();
+                    vertices.push(MeshVertex { body: i, local: origin, initial: initial(c, &origin) });
+                }
             }
-            let bodies: Vec<usize> = (0..coupled.len()).filter(|i| !with_points.contains(i)).collect();
-            if bodies.is_empty() {
+            if vertices.is_empty() && points_mesh {
+                return Err(AdapterError::config(format!(
+                    "{}: RIGID_BODY_POINTS mesh `{}` has no points: give the coupling bodies under \
+                     precice_adapter_config.bodies a `points` list or file",
+                    iface.loc, iface.mesh_name
+                )));
+            }
+            if vertices.is_empty() {
                 return Err(AdapterError::config(format!(
                     "{}: RIGID_BODY_REFS mesh `{}` has no bodies: list the coupling bodies under \
                      precice_adapter_config.bodies (bodies with `points` go on a RIGID_BODY_POINTS mesh)",
@@ -134,7 +180,17 @@ impl MbsAdapter {
                 )));
             }
             let datum = |d: &tidelink_adapter_core::spec::DataSpec, allowed: &[DataType], verb: &str| {
-                if allowed.contains(&d.data_type) {
+                if points_mesh && is_rotational(d.data_type) {
+                    Err(AdapterError::Unsupported(format!(
+                        "{}: {} (`{}`) on RIGID_BODY_POINTS mesh `{}`: rotational data exist only on \
+                         RIGID_BODY_REFS meshes; exchange FORCES at the points (summed into a force and a \
+                         moment about the COM) or move the datum to a RIGID_BODY_REFS mesh",
+                        d.loc,
+                        d.data_type.as_str(),
+                        d.name,
+                        iface.mesh_name
+                    )))
+                } else if allowed.contains(&d.data_type) {
                     Ok(Datum { name: d.name.clone(), kind: d.data_type, components: 0 })
                 } else {
                     Err(AdapterError::Unsupported(format!(
@@ -151,7 +207,14 @@ impl MbsAdapter {
                 iface.write_data.iter().map(|d| datum(d, WRITABLE, "write")).collect::<AdapterResult<Vec<_>>>()?;
             let reads =
                 iface.read_data.iter().map(|d| datum(d, READABLE, "read")).collect::<AdapterResult<Vec<_>>>()?;
-            meshes.push(RefsMesh { name: iface.mesh_name.clone(), bodies, ids: Vec::new(), dims: 0, writes, reads });
+            meshes.push(CouplingMesh {
+                name: iface.mesh_name.clone(),
+                vertices,
+                ids: Vec::new(),
+                dims: 0,
+                writes,
+                reads,
+            });
         }
         let integrator = solver.make_integrator();
         log::info!(
@@ -187,15 +250,21 @@ impl MbsAdapter {
         self.output.as_ref().map(CsvOutput::paths).unwrap_or_default()
     }
 
-    /// The value of `kind` for coupling body `index`, in 3D.
-    fn value(&self, index: usize, kind: DataType) -> Vector3<f64> {
-        let c = &self.coupled[index];
-        let Some(b) = self.bodies.get(c.handle) else { return Vector3::zeros() };
+    /// Where vertex `v` is now (world).
+    fn vertex_position(&self, v: &MeshVertex) -> Vector3<f64> {
+        let Some(b) = self.bodies.get(self.coupled[v.body].handle) else { return v.initial };
+        (b.reference_pose() * Point3::from(v.local)).coords
+    }
+
+    /// The value of `kind` at vertex `v`, in 3D.
+    fn value(&self, v: &MeshVertex, kind: DataType) -> Vector3<f64> {
+        let Some(b) = self.bodies.get(self.coupled[v.body].handle) else { return Vector3::zeros() };
+        let at = self.vertex_position(v);
         match kind {
-            DataType::Positions => b.reference_position(),
-            DataType::Displacements => b.reference_position() - c.initial_position,
+            DataType::Positions => at,
+            DataType::Displacements => at - v.initial,
             DataType::Rotations => b.reference_orientation().scaled_axis(),
-            DataType::LinearVelocities => b.reference_velocity(),
+            DataType::LinearVelocities => b.point_velocity(&at),
             DataType::AngularVelocities => b.angvel(),
             _ => Vector3::zeros(),
         }
@@ -240,14 +309,14 @@ impl Adapter for MbsAdapter {
                 }
                 d.components = n;
             }
-            let mut coords = Vec::with_capacity(mesh.bodies.len() * dims);
-            for &i in &mesh.bodies {
-                let c = &self.coupled[i];
-                let p = self.bodies.get(c.handle).map(|b| b.reference_position()).unwrap_or_default();
+            let vertices = mesh.vertices.clone();
+            let positions: Vec<Vector3<f64>> = vertices.iter().map(|v| self.vertex_position(v)).collect();
+            let mut coords = Vec::with_capacity(positions.len() * dims);
+            for p in &positions {
                 coords.extend_from_slice(&p.as_slice()[..dims]);
             }
             let mesh = &mut self.meshes[mi];
-            mesh.ids = vec![0; mesh.bodies.len()];
+            mesh.ids = vec![0; mesh.vertices.len()];
             coupling.set_mesh_vertices(&mesh_name, &coords, &mut mesh.ids)?;
         }
         Ok(())
@@ -265,17 +334,15 @@ impl Adapter for MbsAdapter {
                 let mut values = vec![0.0; mesh.ids.len() * d.components];
                 coupling.read_data(&mesh.name, &d.name, &mesh.ids, relative_read_time, &mut values)?;
                 let comps = axes(d.components, is_rotational(d.kind));
-                for (k, &i) in mesh.bodies.iter().enumerate() {
+                for (k, vertex) in mesh.vertices.iter().enumerate() {
                     let mut v = Vector3::zeros();
                     for (j, &c) in comps.iter().enumerate() {
                         v[c] = values[k * d.components + j];
                     }
-                    let Some(b) = self.bodies.get_mut(self.coupled[i].handle) else { continue };
+                    let at = self.vertex_position(vertex);
+                    let Some(b) = self.bodies.get_mut(self.coupled[vertex.body].handle) else { continue };
                     match d.kind {
-                        DataType::Forces => {
-                            let at = b.reference_position();
-                            b.add_force_at_point(v, &at);
-                        }
+                        DataType::Forces => b.add_force_at_point(v, &at),
                         DataType::Torques => b.add_torque(v),
                         _ => {}
                     }
@@ -290,8 +357,8 @@ impl Adapter for MbsAdapter {
             for d in &mesh.writes {
                 let comps = axes(d.components, is_rotational(d.kind));
                 let mut values = Vec::with_capacity(mesh.ids.len() * d.components);
-                for &i in &mesh.bodies {
-                    let v = self.value(i, d.kind);
+                for vertex in &mesh.vertices {
+                    let v = self.value(vertex, d.kind);
                     values.extend(comps.iter().map(|&c| v[c]));
                 }
                 coupling.write_data(&mesh.name, &d.name, &mesh.ids, &values)?;

@@ -69,11 +69,11 @@ fn bad_values_in_the_model_name_their_line() {
 
 #[test]
 fn unsupported_integrators_and_unknown_solver_keys_are_errors() {
-    let case1 = case("solver.yaml", |t| t.replace("Euler_implicit_linearized", "HHT"));
+    let case1 = case("solver.yaml", |t| t.replace("Euler_implicit_linearized", "RUNGEKUTTA45"));
     let e = error(&case1);
     assert!(
         e.contains(
-            "solver.yaml:3: error: integrator type `HHT` is not supported yet; supported: Euler_implicit_linearized"
+            "solver.yaml:3: error: integrator type `RUNGEKUTTA45` is not implemented; implemented: HHT, Euler_implicit_linearized"
         ),
         "{e}"
     );
@@ -83,13 +83,20 @@ fn unsupported_integrators_and_unknown_solver_keys_are_errors() {
 }
 
 #[test]
-fn rigid_body_points_meshes_are_refused_at_start_up() {
-    let case = case("participant.yaml", |t| t.replace("mesh_type: RIGID_BODY_REFS", "mesh_type: RIGID_BODY_POINTS"));
+fn fea_meshes_are_refused_at_start_up() {
+    let case = case("participant.yaml", |t| t.replace("mesh_type: RIGID_BODY_REFS", "mesh_type: FEA_MESH_NODES"));
     let e = error(&case);
     assert!(
-        e.contains("mesh `SolidMesh` has mesh_type RIGID_BODY_POINTS: not implemented yet (issue: MBS participant)"),
+        e.contains("mesh `SolidMesh` has mesh_type FEA_MESH_NODES: not implemented yet (issue: MBS participant)"),
         "{e}"
     );
+}
+
+#[test]
+fn rigid_body_points_mesh_without_points_is_refused_at_start_up() {
+    let case = case("participant.yaml", |t| t.replace("mesh_type: RIGID_BODY_REFS", "mesh_type: RIGID_BODY_POINTS"));
+    let e = error(&case);
+    assert!(e.contains("RIGID_BODY_POINTS mesh `SolidMesh` has no points"), "{e}");
 }
 
 #[test]

@@ -43,21 +43,28 @@ pub struct Hht {
     started: bool,
 }
 
-impl Hht {
-    /// HHT with `alpha` in [−1/3, 0]; anything else is [`MbsError::InvalidAlpha`].
-    pub fn new(alpha: f64) -> Result<Self, MbsError> {
-        if !(alpha.is_finite() && (-1.0 / 3.0..=0.0).contains(&alpha)) {
-            return Err(MbsError::InvalidAlpha(alpha));
-        }
-        Ok(Hht {
-            alpha,
+impl Default for Hht {
+    /// HHT with [`DEFAULT_ALPHA`].
+    fn default() -> Self {
+        Hht {
+            alpha: DEFAULT_ALPHA,
             max_iterations: 20,
             abs_tolerance: 1e-10,
             constraint_tolerance: 1e-12,
             force_numerical: false,
             history: IntegratorHistory::default(),
             started: false,
-        })
+        }
+    }
+}
+
+impl Hht {
+    /// HHT with `alpha` in [−1/3, 0]; anything else is [`MbsError::InvalidAlpha`].
+    pub fn new(alpha: f64) -> Result<Self, MbsError> {
+        if !(alpha.is_finite() && (-1.0 / 3.0..=0.0).contains(&alpha)) {
+            return Err(MbsError::InvalidAlpha(alpha));
+        }
+        Ok(Hht { alpha, ..Hht::default() })
     }
     /// The α in use.
     pub fn alpha(&self) -> f64 {

@@ -114,8 +114,8 @@ fn chrono_model_files_read() {
         let (m, w) = tidelink_mbs::model_yaml::load(&p, g).unwrap();
         assert_eq!(m.body_names(), ["ground", "flap"]);
         let w = w.to_string();
-        assert!(w.contains("`joints` is accepted but not modelled yet"), "{w}");
-        assert!(w.contains("`rsdas` is accepted but not modelled yet"), "{w}");
+        assert_eq!((m.joints.len(), m.forces.len()), (1, 1), "the revolute joint and the RSDA are built");
+        assert!(w.contains("1 joints and 1 force elements are built"), "{w}");
         let flap = m.bodies.get(m.handle("flap").unwrap()).unwrap();
         assert!((flap.com_position() - Vector3::new(0.1, 0.0, 0.0)).norm() < 1e-15);
     }

@@ -62,10 +62,19 @@ pub struct OutputSettings {
     pub fps: Option<f64>,
 }
 
+/// A callback run around every solver step with the bodies and the time (before the step:
+/// its start; after: its end).
+pub type StepHook = Box<dyn FnMut(&mut BodySet, f64) + Send>;
+
 /// The rigid-body solver behind the `Adapter` trait.
+///
+/// Built from the participant's files ([`MbsAdapter::new`]) or in code from a model
+/// ([`MbsAdapter::from_system`], then [`MbsAdapter::add_coupling_body`] for every coupling
+/// body and [`MbsAdapter::add_interface`] for every mesh, in that order).
 pub struct MbsAdapter {
     name: String,
     bodies: BodySet,
+    names: Vec<(String, BodyHandle)>,
     integrator: Box<dyn Integrator>,
     time_step: f64,
     coupled: Vec<CouplingBody>,
@@ -74,6 +83,17 @@ pub struct MbsAdapter {
     output_settings: Option<OutputSettings>,
     output: Option<CsvOutput>,
     time: f64,
+    before_step: Vec<StepHook>,
+    after_step: Vec<StepHook>,
+    realtime: bool,
+    clock: Option<std::time::Instant>,
+}
+
+/// One datum of an interface before it is checked, with where it was given.
+struct DatumIn {
+    name: String,
+    kind: DataType,
+    at: String,
 }
 
 const WRITABLE: &[DataType] = &[
@@ -103,119 +123,6 @@ impl MbsAdapter {
         output: Option<OutputSettings>,
     ) -> AdapterResult<Self> {
         let cfg = &file.adapter;
-        let mut coupled = Vec::new();
-        let mut with_points = Vec::new();
-        for b in &cfg.bodies {
-            let Some(handle) = model.handle(&b.name) else {
-                return Err(AdapterError::config(format!(
-                    "{}: coupling body `{}` is not a body of the model; the model's bodies are: {}",
-                    b.loc,
-                    b.name,
-                    model.body_names().join(", ")
-                )));
-            };
-            if coupled.iter().any(|c: &CouplingBody| c.name == b.name) {
-                return Err(AdapterError::config(format!("{}: coupling body `{}` is listed twice", b.loc, b.name)));
-            }
-            model.bodies.get(handle).ok_or_else(|| AdapterError::solver(format!("no body `{}`", b.name)))?;
-            let mut points = Vec::new();
-            if let Some(spec) = &b.points {
-                let list = mesh::load_points(spec, |n| file.data_file(n)).map_err(|e| {
-                    AdapterError::config(format!("{}: the points of coupling body `{}`: {e}", b.loc, b.name))
-                })?;
-                if list.is_empty() {
-                    return Err(AdapterError::config(format!(
-                        "{}: coupling body `{}` has an empty `points` list; give at least one [x, y, z] \
-                         or remove the key to couple the body through its reference frame",
-                        b.loc, b.name
-                    )));
-                }
-                points = list.into_iter().map(Vector3::from).collect();
-                with_points.push(coupled.len());
-            }
-            coupled.push(CouplingBody { name: b.name.clone(), handle, points });
-        }
-        let initial = |c: &CouplingBody, local: &Vector3<f64>| {
-            model.bodies.get(c.handle).map(|b| (b.reference_pose() * Point3::from(*local)).coords).unwrap_or_default()
-        };
-        let mut meshes = Vec::new();
-        for iface in &cfg.interfaces {
-            let points_mesh = match &iface.mesh_type {
-                MeshType::RigidBodyRefs => false,
-                MeshType::RigidBodyPoints => true,
-                other => {
-                    return Err(AdapterError::Unsupported(format!(
-                        "{}: mesh `{}` has mesh_type {}: not implemented yet (issue: MBS participant); \
-                         use a RIGID_BODY_REFS mesh (one vertex per coupling body)",
-                        iface.loc,
-                        iface.mesh_name,
-                        other.as_str()
-                    )))
-                }
-            };
-            let mut vertices = Vec::new();
-            for (i, c) in coupled.iter().enumerate() {
-                if points_mesh != with_points.contains(&i) {
-                    continue;
-                }
-                if points_mesh {
-                    vertices.extend(c.points.iter().map(|p| MeshVertex { body: i, local: *p, initial: initial(c, p) }));
-                } else {
-                    let origin = Vector3::zeros();
-                    vertices.push(MeshVertex { body: i, local: origin, initial: initial(c, &origin) });
-                }
-            }
-            if vertices.is_empty() && points_mesh {
-                return Err(AdapterError::config(format!(
-                    "{}: RIGID_BODY_POINTS mesh `{}` has no points: give the coupling bodies under \
-                     precice_adapter_config.bodies a `points` list or file",
-                    iface.loc, iface.mesh_name
-                )));
-            }
-            if vertices.is_empty() {
-                return Err(AdapterError::config(format!(
-                    "{}: RIGID_BODY_REFS mesh `{}` has no bodies: list the coupling bodies under \
-                     precice_adapter_config.bodies (bodies with `points` go on a RIGID_BODY_POINTS mesh)",
-                    iface.loc, iface.mesh_name
-                )));
-            }
-            let datum = |d: &tidelink_adapter_core::spec::DataSpec, allowed: &[DataType], verb: &str| {
-                if points_mesh && is_rotational(d.data_type) {
-                    Err(AdapterError::Unsupported(format!(
-                        "{}: {} (`{}`) on RIGID_BODY_POINTS mesh `{}`: rotational data exist only on \
-                         RIGID_BODY_REFS meshes; exchange FORCES at the points (summed into a force and a \
-                         moment about the COM) or move the datum to a RIGID_BODY_REFS mesh",
-                        d.loc,
-                        d.data_type.as_str(),
-                        d.name,
-                        iface.mesh_name
-                    )))
-                } else if allowed.contains(&d.data_type) {
-                    Ok(Datum { name: d.name.clone(), kind: d.data_type, components: 0 })
-                } else {
-                    Err(AdapterError::Unsupported(format!(
-                        "{}: the MBS participant cannot {verb} {} (`{}`) on mesh `{}`; it can {verb} {}",
-                        d.loc,
-                        d.data_type.as_str(),
-                        d.name,
-                        iface.mesh_name,
-                        names(allowed)
-                    )))
-                }
-            };
-            let writes =
-                iface.write_data.iter().map(|d| datum(d, WRITABLE, "write")).collect::<AdapterResult<Vec<_>>>()?;
-            let reads =
-                iface.read_data.iter().map(|d| datum(d, READABLE, "read")).collect::<AdapterResult<Vec<_>>>()?;
-            meshes.push(CouplingMesh {
-                name: iface.mesh_name.clone(),
-                vertices,
-                ids: Vec::new(),
-                dims: 0,
-                writes,
-                reads,
-            });
-        }
         let integrator = solver.make_integrator();
         log::info!(
             "integrator: {} (solver file: {:?}), time step {} s",
@@ -223,18 +130,214 @@ impl MbsAdapter {
             solver.integrator,
             solver.time_step
         );
-        Ok(MbsAdapter {
-            name: cfg.participant_name.clone(),
+        let mut a = MbsAdapter::from_system(cfg.participant_name.clone(), model, integrator, solver.time_step);
+        a.output_settings = output;
+        a.realtime = file.simulation.enforce_realtime;
+        for b in &cfg.bodies {
+            let points = match &b.points {
+                None => None,
+                Some(spec) => Some(mesh::load_points(spec, |n| file.data_file(n)).map_err(|e| {
+                    AdapterError::config(format!("{}: the points of coupling body `{}`: {e}", b.loc, b.name))
+                })?),
+            };
+            a.add_body_at(&b.loc.to_string(), &b.name, points)?;
+        }
+        for iface in &cfg.interfaces {
+            let list = |ds: &[tidelink_adapter_core::spec::DataSpec]| {
+                ds.iter()
+                    .map(|d| DatumIn { name: d.name.clone(), kind: d.data_type, at: d.loc.to_string() })
+                    .collect::<Vec<_>>()
+            };
+            a.add_interface_at(
+                &iface.loc.to_string(),
+                &iface.mesh_name,
+                &iface.mesh_type,
+                list(&iface.write_data),
+                list(&iface.read_data),
+            )?;
+        }
+        Ok(a)
+    }
+
+    /// An adapter around a model built in code (no coupling bodies or meshes yet, no
+    /// output, no real-time pacing).
+    pub fn from_system(
+        participant_name: impl Into<String>,
+        model: Model,
+        integrator: Box<dyn Integrator>,
+        time_step: f64,
+    ) -> Self {
+        MbsAdapter {
+            name: participant_name.into(),
             bodies: model.bodies,
+            names: model.names,
             integrator,
-            time_step: solver.time_step,
-            coupled,
-            meshes,
+            time_step,
+            coupled: Vec::new(),
+            meshes: Vec::new(),
             checkpoint: None,
-            output_settings: output,
+            output_settings: None,
             output: None,
             time: 0.0,
-        })
+            before_step: Vec::new(),
+            after_step: Vec::new(),
+            realtime: false,
+            clock: None,
+        }
+    }
+
+    /// Couples body `name` of the model: through its reference frame (`points: None`,
+    /// RIGID_BODY_REFS meshes) or through points fixed in its reference frame
+    /// (RIGID_BODY_POINTS meshes). Call before [`Self::add_interface`].
+    pub fn add_coupling_body(&mut self, name: &str, points: Option<Vec<[f64; 3]>>) -> AdapterResult<()> {
+        self.add_body_at("add_coupling_body", name, points)
+    }
+
+    /// Adds a coupling mesh of the participant's preCICE configuration with the data written
+    /// and read on it (preCICE name, meaning).
+    pub fn add_interface(
+        &mut self,
+        mesh_name: &str,
+        mesh_type: MeshType,
+        write: &[(&str, DataType)],
+        read: &[(&str, DataType)],
+    ) -> AdapterResult<()> {
+        let list = |ds: &[(&str, DataType)]| {
+            ds.iter()
+                .map(|(n, k)| DatumIn { name: n.to_string(), kind: *k, at: format!("add_interface(`{mesh_name}`)") })
+                .collect::<Vec<_>>()
+        };
+        self.add_interface_at("add_interface", mesh_name, &mesh_type, list(write), list(read))
+    }
+
+    /// Runs `hook(bodies, t)` before every solver step (t: the step's start).
+    pub fn on_before_step(&mut self, hook: StepHook) {
+        self.before_step.push(hook);
+    }
+    /// Runs `hook(bodies, t)` after every solver step (t: the step's end).
+    pub fn on_after_step(&mut self, hook: StepHook) {
+        self.after_step.push(hook);
+    }
+    /// Paces every coupling window to the wall clock (`simulation.enforce_realtime`).
+    pub fn set_enforce_realtime(&mut self, on: bool) {
+        self.realtime = on;
+    }
+    /// Where and how often output is written (`None`: none).
+    pub fn set_output(&mut self, output: Option<OutputSettings>) {
+        self.output_settings = output;
+    }
+
+    fn add_body_at(&mut self, at: &str, name: &str, points: Option<Vec<[f64; 3]>>) -> AdapterResult<()> {
+        if !self.meshes.is_empty() {
+            return Err(AdapterError::config(format!(
+                "{at}: coupling body `{name}` added after an interface; add every coupling body first"
+            )));
+        }
+        let Some(handle) = self.names.iter().find(|(n, _)| n == name).map(|(_, h)| *h) else {
+            return Err(AdapterError::config(format!(
+                "{at}: coupling body `{name}` is not a body of the model; the model's bodies are: {}",
+                self.names.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
+            )));
+        };
+        if self.coupled.iter().any(|c| c.name == name) {
+            return Err(AdapterError::config(format!("{at}: coupling body `{name}` is listed twice")));
+        }
+        self.bodies.get(handle).ok_or_else(|| AdapterError::solver(format!("no body `{name}`")))?;
+        let points = match points {
+            Some(list) if list.is_empty() => {
+                return Err(AdapterError::config(format!(
+                    "{at}: coupling body `{name}` has an empty `points` list; give at least one [x, y, z] \
+                     or remove the key to couple the body through its reference frame"
+                )))
+            }
+            Some(list) => list.into_iter().map(Vector3::from).collect(),
+            None => Vec::new(),
+        };
+        self.coupled.push(CouplingBody { name: name.to_string(), handle, points });
+        Ok(())
+    }
+
+    fn add_interface_at(
+        &mut self,
+        at: &str,
+        mesh_name: &str,
+        mesh_type: &MeshType,
+        writes: Vec<DatumIn>,
+        reads: Vec<DatumIn>,
+    ) -> AdapterResult<()> {
+        let points_mesh = match mesh_type {
+            MeshType::RigidBodyRefs => false,
+            MeshType::RigidBodyPoints => true,
+            other => {
+                return Err(AdapterError::Unsupported(format!(
+                    "{at}: mesh `{mesh_name}` has mesh_type {}: not implemented yet (issue: MBS participant); \
+                     use a RIGID_BODY_REFS mesh (one vertex per coupling body) or RIGID_BODY_POINTS",
+                    other.as_str()
+                )))
+            }
+        };
+        if self.meshes.iter().any(|m| m.name == mesh_name) {
+            return Err(AdapterError::config(format!("{at}: mesh `{mesh_name}` is listed twice")));
+        }
+        let mut vertices = Vec::new();
+        for (i, c) in self.coupled.iter().enumerate() {
+            if points_mesh == c.points.is_empty() {
+                continue;
+            }
+            let pose = self.bodies.get(c.handle).map(|b| b.reference_pose()).unwrap_or_default();
+            let origin = [Vector3::zeros()];
+            let locals: &[Vector3<f64>] = if points_mesh { &c.points } else { &origin };
+            vertices.extend(locals.iter().map(|p| MeshVertex {
+                body: i,
+                local: *p,
+                initial: (pose * Point3::from(*p)).coords,
+            }));
+        }
+        if vertices.is_empty() && points_mesh {
+            return Err(AdapterError::config(format!(
+                "{at}: RIGID_BODY_POINTS mesh `{mesh_name}` has no points: give the coupling bodies under \
+                 precice_adapter_config.bodies a `points` list or file"
+            )));
+        }
+        if vertices.is_empty() {
+            return Err(AdapterError::config(format!(
+                "{at}: RIGID_BODY_REFS mesh `{mesh_name}` has no bodies: list the coupling bodies under \
+                 precice_adapter_config.bodies (bodies with `points` go on a RIGID_BODY_POINTS mesh)"
+            )));
+        }
+        let datum = |d: DatumIn, allowed: &[DataType], verb: &str| {
+            if points_mesh && is_rotational(d.kind) {
+                Err(AdapterError::Unsupported(format!(
+                    "{}: {} (`{}`) on RIGID_BODY_POINTS mesh `{mesh_name}`: rotational data exist only on \
+                     RIGID_BODY_REFS meshes; exchange FORCES at the points (summed into a force and a \
+                     moment about the COM) or move the datum to a RIGID_BODY_REFS mesh",
+                    d.at,
+                    d.kind.as_str(),
+                    d.name
+                )))
+            } else if allowed.contains(&d.kind) {
+                Ok(Datum { name: d.name, kind: d.kind, components: 0 })
+            } else {
+                Err(AdapterError::Unsupported(format!(
+                    "{}: the MBS participant cannot {verb} {} (`{}`) on mesh `{mesh_name}`; it can {verb} {}",
+                    d.at,
+                    d.kind.as_str(),
+                    d.name,
+                    names(allowed)
+                )))
+            }
+        };
+        let writes = writes.into_iter().map(|d| datum(d, WRITABLE, "write")).collect::<AdapterResult<Vec<_>>>()?;
+        let reads = reads.into_iter().map(|d| datum(d, READABLE, "read")).collect::<AdapterResult<Vec<_>>>()?;
+        self.meshes.push(CouplingMesh {
+            name: mesh_name.to_string(),
+            vertices,
+            ids: Vec::new(),
+            dims: 0,
+            writes,
+            reads,
+        });
+        Ok(())
     }
 
     /// The bodies, as the solver has them now.
@@ -368,6 +471,9 @@ impl Adapter for MbsAdapter {
     }
 
     fn advance(&mut self, dt: f64) -> AdapterResult<()> {
+        for hook in &mut self.before_step {
+            hook(&mut self.bodies, self.time);
+        }
         self.integrator.step(&mut self.bodies, dt).map_err(|e| {
             AdapterError::solver(format!(
                 "the {} step of {dt} s at t = {} failed: {e}",
@@ -376,6 +482,9 @@ impl Adapter for MbsAdapter {
             ))
         })?;
         self.time += dt;
+        for hook in &mut self.after_step {
+            hook(&mut self.bodies, self.time);
+        }
         Ok(())
     }
 
@@ -399,6 +508,14 @@ impl Adapter for MbsAdapter {
     }
 
     fn write_output(&mut self, time: f64) -> AdapterResult<()> {
+        // Called at t = 0 and at every window end: pace the windows to the wall clock.
+        if self.realtime {
+            let start = *self.clock.get_or_insert_with(std::time::Instant::now);
+            let ahead = time - start.elapsed().as_secs_f64();
+            if ahead > 0.0 {
+                std::thread::sleep(std::time::Duration::from_secs_f64(ahead));
+            }
+        }
         if self.output.is_none() {
             let Some(settings) = self.output_settings.take() else { return Ok(()) };
             let names: Vec<&str> = self.coupled.iter().map(|c| c.name.as_str()).collect();

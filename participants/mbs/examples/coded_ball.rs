@@ -10,9 +10,9 @@ use anyhow::{anyhow, Context, Result};
 use nalgebra::{Isometry3, Vector3};
 use std::path::{Path, PathBuf};
 use tidelink_adapter_core::coupling::{self, Backend};
-use tidelink_adapter_core::spec::{DataType, MeshType, ReadDataTime};
 use tidelink_adapter_core::driver;
-use tidelink_mbs::adapter::{MbsAdapter, OutputSettings};
+use tidelink_adapter_core::spec::{DataType, MeshType, ReadDataTime};
+use tidelink_mbs::adapter::{MbsAdapter, OutputFormat, OutputSettings};
 use tidelink_mbs::{RigidBodyBuilder, SemiImplicitEuler};
 
 /// A fixed ground: the model the code adds its bodies to.
@@ -48,7 +48,7 @@ fn main() -> Result<()> {
         &[("positions", DataType::Positions), ("velocities", DataType::LinearVelocities)],
         &[("forces", DataType::Forces), ("torques", DataType::Torques)],
     )?;
-    solid.set_output(Some(OutputSettings { directory: out_dir.clone(), fps: Some(100.0) }));
+    solid.set_output(Some(OutputSettings { directory: out_dir.clone(), fps: Some(100.0), format: OutputFormat::Csv }));
     solid.on_before_step(Box::new(|bodies, t| {
         if t >= DAMPING_FROM {
             for (_, b) in bodies.iter_mut() {

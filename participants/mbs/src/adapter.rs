@@ -5,6 +5,7 @@
 //! and bitwise checkpoints.
 
 use crate::body_set::{BodyHandle, BodySet};
+use crate::hdf5_output::Hdf5Output;
 use crate::integrator::Integrator;
 use crate::model_yaml::Model;
 use crate::output::{CsvOutput, Row};
@@ -60,6 +61,17 @@ pub struct OutputSettings {
     pub directory: PathBuf,
     /// Rows per second of coupled time; `None` writes one row per window.
     pub fps: Option<f64>,
+    pub format: OutputFormat,
+}
+
+/// The file format of the body states (`output.format`; NONE is no [`OutputSettings`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OutputFormat {
+    /// One CSV file per coupling body.
+    #[default]
+    Csv,
+    /// One `bodies.h5` file, one group per coupling body ([`crate::hdf5_output`]).
+    Hdf5,
 }
 
 /// A callback run around every solver step with the bodies and the time (before the step:
@@ -82,6 +94,7 @@ pub struct MbsAdapter {
     checkpoint: Option<(BodySetState, f64)>,
     output_settings: Option<OutputSettings>,
     output: Option<CsvOutput>,
+    hdf5: Option<Hdf5Output>,
     time: f64,
     before_step: Vec<StepHook>,
     after_step: Vec<StepHook>,
@@ -178,6 +191,7 @@ impl MbsAdapter {
             checkpoint: None,
             output_settings: None,
             output: None,
+            hdf5: None,
             time: 0.0,
             before_step: Vec::new(),
             after_step: Vec::new(),
@@ -350,7 +364,9 @@ impl MbsAdapter {
     }
     /// The CSV files written (empty when output is off or before the run started).
     pub fn output_paths(&self) -> Vec<PathBuf> {
-        self.output.as_ref().map(CsvOutput::paths).unwrap_or_default()
+        let mut paths = self.output.as_ref().map(CsvOutput::paths).unwrap_or_default();
+        paths.extend(self.hdf5.as_ref().map(|h| h.path().to_path_buf()));
+        paths
     }
 
     /// Where vertex `v` is now (world).
@@ -371,6 +387,20 @@ impl MbsAdapter {
             DataType::AngularVelocities => b.angvel(),
             _ => Vector3::zeros(),
         }
+    }
+}
+
+/// The output row of body `b` at `time`: its reference frame's pose and velocity, the
+/// angular velocity and the coupling load applied now.
+fn row(time: f64, b: &crate::body::RigidBody) -> Row {
+    Row {
+        time,
+        position: b.reference_position(),
+        rotation: b.reference_orientation().scaled_axis(),
+        linvel: b.reference_velocity(),
+        angvel: b.angvel(),
+        force: b.force(),
+        torque: b.torque(),
     }
 }
 
@@ -516,6 +546,19 @@ impl Adapter for MbsAdapter {
                 std::thread::sleep(std::time::Duration::from_secs_f64(ahead));
             }
         }
+        if let Some(settings) = self.output_settings.take_if(|s| s.format == OutputFormat::Hdf5) {
+            let names: Vec<&str> = self.coupled.iter().map(|c| c.name.as_str()).collect();
+            self.hdf5 = Some(Hdf5Output::new(&settings.directory.join("bodies.h5"), &names, settings.fps));
+        }
+        if let Some(h) = self.hdf5.as_mut() {
+            if h.due(time) {
+                for (i, c) in self.coupled.iter().enumerate() {
+                    let Some(b) = self.bodies.get(c.handle) else { continue };
+                    h.push(i, row(time, b));
+                }
+            }
+            return Ok(());
+        }
         if self.output.is_none() {
             let Some(settings) = self.output_settings.take() else { return Ok(()) };
             let names: Vec<&str> = self.coupled.iter().map(|c| c.name.as_str()).collect();
@@ -530,21 +573,19 @@ impl Adapter for MbsAdapter {
         }
         for (i, c) in self.coupled.iter().enumerate() {
             let Some(b) = self.bodies.get(c.handle) else { continue };
-            let row = Row {
-                time,
-                position: b.reference_position(),
-                rotation: b.reference_orientation().scaled_axis(),
-                linvel: b.reference_velocity(),
-                angvel: b.angvel(),
-                force: b.force(),
-                torque: b.torque(),
-            };
-            out.write(i, &row).map_err(|e| AdapterError::io(format!("writing the output of body `{}`", c.name), e))?;
+            out.write(i, &row(time, b))
+                .map_err(|e| AdapterError::io(format!("writing the output of body `{}`", c.name), e))?;
         }
         Ok(())
     }
 
     fn finish(&mut self) -> AdapterResult<()> {
+        if let Some(h) = self.hdf5.as_ref() {
+            h.flush().map_err(|e| {
+                AdapterError::io(format!("writing {}", h.path().display()), std::io::Error::other(e.to_string()))
+            })?;
+            log::info!("output written to {}", h.path().display());
+        }
         if let Some(out) = self.output.as_mut() {
             out.flush().map_err(|e| AdapterError::io("flushing the output files", e))?;
             for p in out.paths() {

@@ -25,6 +25,7 @@ pub mod tsda;
 
 pub mod adapter;
 pub mod model_yaml;
+pub mod hdf5_output;
 pub mod output;
 pub mod participant;
 pub mod solver_yaml;

@@ -1,7 +1,7 @@
 //! The participant entry point shared by the binary and the tests: read the participant,
 //! model and solver files, build the adapter, open the coupling and run the driver loop.
 
-use crate::adapter::{MbsAdapter, OutputSettings};
+use crate::adapter::{MbsAdapter, OutputFormat, OutputSettings};
 use crate::{model_yaml, solver_yaml};
 use anyhow::{anyhow, bail, Context, Result};
 use nalgebra::Vector3;
@@ -75,16 +75,18 @@ pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(MbsAdapt
     Ok((adapter, file))
 }
 
-/// CSV output unless `output.format` is NONE; other formats are written as CSV for now.
+/// CSV (default) or HDF5 output, none for `output.format: NONE`.
 fn output_settings(file: &ParticipantFile) -> Option<OutputSettings> {
     let out = &file.output;
-    match out.format.as_deref() {
+    let format = match out.format.as_deref().map(str::to_ascii_uppercase).as_deref() {
         Some("NONE") => return None,
-        Some("CSV") | None => {}
+        Some("HDF5") => OutputFormat::Hdf5,
+        Some("CSV") | None => OutputFormat::Csv,
         Some(other) => {
-            log::warn!("{}: output format {other} is not available yet; writing CSV instead", file.path.display())
+            log::warn!("{}: output format {other} is unknown (CSV, HDF5, NONE); writing CSV", file.path.display());
+            OutputFormat::Csv
         }
-    }
+    };
     let directory = file.dir().join(out.directory.as_deref().unwrap_or("output"));
-    Some(OutputSettings { directory, fps: out.fps })
+    Some(OutputSettings { directory, fps: out.fps, format })
 }

@@ -27,3 +27,6 @@ awk -F, 'NR == 2 { z0 = $4; min = $4; tmin = $1 }
            printf "at the end (t = %.3f s): z = %.4f m, vz = %.4f m/s\n", t, z, vz
            print  "equilibrium: z = 0 (the ball is half as dense as water); see demos/sphere_drop/README.md"
          }' "$csv"
+
+# A PNG of the main channels (no text; top: z, middle: vz, bottom: Fz, grey lines at zero).
+cargo run --release -q -p tidelink-mbs --example plot_csv -- "$csv" "${csv%.csv}.png"

@@ -28,6 +28,7 @@ pub mod model_yaml;
 pub mod hdf5_output;
 pub mod output;
 pub mod participant;
+pub mod plot;
 pub mod solver_yaml;
 
 pub use body::{RigidBody, RigidBodyBuilder};

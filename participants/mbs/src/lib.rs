@@ -24,8 +24,8 @@ pub mod state;
 pub mod tsda;
 
 pub mod adapter;
-pub mod model_yaml;
 pub mod hdf5_output;
+pub mod model_yaml;
 pub mod output;
 pub mod participant;
 pub mod plot;

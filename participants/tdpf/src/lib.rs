@@ -7,3 +7,5 @@
 pub mod bemio;
 pub mod radiation;
 pub mod waves;
+pub mod excitation;
+pub mod hydrostatics;

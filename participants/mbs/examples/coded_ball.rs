@@ -49,9 +49,9 @@ fn main() -> Result<()> {
         &[("forces", DataType::Forces), ("torques", DataType::Torques)],
     )?;
     solid.set_output(Some(OutputSettings { directory: out_dir.clone(), fps: Some(100.0), format: OutputFormat::Csv }));
-    solid.on_before_step(Box::new(|bodies, t| {
+    solid.on_before_step(Box::new(|sys, t| {
         if t >= DAMPING_FROM {
-            for (_, b) in bodies.iter_mut() {
+            for (_, b) in sys.bodies.iter_mut() {
                 let v = b.linvel();
                 b.add_force(-DAMPING * v);
             }

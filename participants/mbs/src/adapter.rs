@@ -1,16 +1,19 @@
 //! The MBS participant's adapter: coupling bodies on RIGID_BODY_REFS meshes (one vertex
 //! per body, at its reference frame) and RIGID_BODY_POINTS meshes (the points of every
 //! body with `points`, fixed in its reference frame), loads read into the bodies'
-//! accumulators (replaced every window), motion written back, CSV output per coupling body
-//! and bitwise checkpoints.
+//! accumulators (replaced every window), the whole system (bodies, joints, force elements)
+//! advanced by one integrator, motion written back, output per coupling body and bitwise
+//! checkpoints of the system and the integrator's history.
 
 use crate::body_set::{BodyHandle, BodySet};
+use crate::force_element::ForceElementSet;
 use crate::hdf5_output::Hdf5Output;
 use crate::integrator::Integrator;
 use crate::model_yaml::Model;
 use crate::output::{CsvOutput, Row};
 use crate::solver_yaml::SolverSettings;
-use crate::state::BodySetState;
+use crate::state::{BodySetState, IntegratorHistory};
+use crate::system::MultibodySystem;
 use nalgebra::{Point3, Vector3};
 use std::path::PathBuf;
 use tidelink_adapter_core::spec::{DataType, MeshType, ParticipantFile};
@@ -74,9 +77,18 @@ pub enum OutputFormat {
     Hdf5,
 }
 
-/// A callback run around every solver step with the bodies and the time (before the step:
-/// its start; after: its end).
-pub type StepHook = Box<dyn FnMut(&mut BodySet, f64) + Send>;
+/// A callback run around every solver step with the system and the time (before the step:
+/// its start; after: its end): it may add loads or change force-element coefficients.
+pub type StepHook = Box<dyn FnMut(&mut MultibodySystem, f64) + Send>;
+
+/// What a checkpoint holds: the whole system state, bit for bit, and the time.
+#[derive(Debug, Clone)]
+struct Checkpoint {
+    bodies: BodySetState,
+    forces: ForceElementSet,
+    history: IntegratorHistory,
+    time: f64,
+}
 
 /// The rigid-body solver behind the `Adapter` trait.
 ///
@@ -85,13 +97,13 @@ pub type StepHook = Box<dyn FnMut(&mut BodySet, f64) + Send>;
 /// body and [`MbsAdapter::add_interface`] for every mesh, in that order).
 pub struct MbsAdapter {
     name: String,
-    bodies: BodySet,
+    system: MultibodySystem,
     names: Vec<(String, BodyHandle)>,
     integrator: Box<dyn Integrator>,
     time_step: f64,
     coupled: Vec<CouplingBody>,
     meshes: Vec<CouplingMesh>,
-    checkpoint: Option<(BodySetState, f64)>,
+    checkpoint: Option<Checkpoint>,
     output_settings: Option<OutputSettings>,
     output: Option<CsvOutput>,
     hdf5: Option<Hdf5Output>,
@@ -182,7 +194,7 @@ impl MbsAdapter {
     ) -> Self {
         MbsAdapter {
             name: participant_name.into(),
-            bodies: model.bodies,
+            system: MultibodySystem { bodies: model.bodies, joints: model.joints, forces: model.forces },
             names: model.names,
             integrator,
             time_step,
@@ -256,7 +268,7 @@ impl MbsAdapter {
         if self.coupled.iter().any(|c| c.name == name) {
             return Err(AdapterError::config(format!("{at}: coupling body `{name}` is listed twice")));
         }
-        self.bodies.get(handle).ok_or_else(|| AdapterError::solver(format!("no body `{name}`")))?;
+        self.system.bodies.get(handle).ok_or_else(|| AdapterError::solver(format!("no body `{name}`")))?;
         let points = match points {
             Some(list) if list.is_empty() => {
                 return Err(AdapterError::config(format!(
@@ -298,7 +310,7 @@ impl MbsAdapter {
             if points_mesh == c.points.is_empty() {
                 continue;
             }
-            let pose = self.bodies.get(c.handle).map(|b| b.reference_pose()).unwrap_or_default();
+            let pose = self.system.bodies.get(c.handle).map(|b| b.reference_pose()).unwrap_or_default();
             let origin = [Vector3::zeros()];
             let locals: &[Vector3<f64>] = if points_mesh { &c.points } else { &origin };
             vertices.extend(locals.iter().map(|p| MeshVertex {
@@ -356,7 +368,15 @@ impl MbsAdapter {
 
     /// The bodies, as the solver has them now.
     pub fn bodies(&self) -> &BodySet {
-        &self.bodies
+        &self.system.bodies
+    }
+    /// The whole system (bodies, joints, force elements).
+    pub fn system(&self) -> &MultibodySystem {
+        &self.system
+    }
+    /// The system for changes between runs or windows (coefficients, loads).
+    pub fn system_mut(&mut self) -> &mut MultibodySystem {
+        &mut self.system
     }
     /// The coupling bodies in the order of the participant file.
     pub fn coupling_bodies(&self) -> &[CouplingBody] {
@@ -371,13 +391,13 @@ impl MbsAdapter {
 
     /// Where vertex `v` is now (world).
     fn vertex_position(&self, v: &MeshVertex) -> Vector3<f64> {
-        let Some(b) = self.bodies.get(self.coupled[v.body].handle) else { return v.initial };
+        let Some(b) = self.system.bodies.get(self.coupled[v.body].handle) else { return v.initial };
         (b.reference_pose() * Point3::from(v.local)).coords
     }
 
     /// The value of `kind` at vertex `v`, in 3D.
     fn value(&self, v: &MeshVertex, kind: DataType) -> Vector3<f64> {
-        let Some(b) = self.bodies.get(self.coupled[v.body].handle) else { return Vector3::zeros() };
+        let Some(b) = self.system.bodies.get(self.coupled[v.body].handle) else { return Vector3::zeros() };
         let at = self.vertex_position(v);
         match kind {
             DataType::Positions => at,
@@ -420,6 +440,16 @@ impl Adapter for MbsAdapter {
     }
 
     fn initialize_participant(&mut self, coupling: &mut dyn Coupling) -> AdapterResult<()> {
+        let sys = &self.system;
+        if !(sys.joints.is_empty() && sys.forces.is_empty()) && !self.integrator.handles_constraints() {
+            return Err(AdapterError::config(format!(
+                "the model has {} joints and {} force elements, which the {} integrator cannot keep; \
+                 set the solver file's integrator type to HHT or Euler_implicit_linearized",
+                sys.joints.len(),
+                sys.forces.len(),
+                self.integrator.name()
+            )));
+        }
         for mi in 0..self.meshes.len() {
             let mesh_name = self.meshes[mi].name.clone();
             let dims = coupling.get_mesh_dimensions(&mesh_name)?;
@@ -458,7 +488,7 @@ impl Adapter for MbsAdapter {
     fn read_data(&mut self, coupling: &mut dyn Coupling, relative_read_time: f64) -> AdapterResult<()> {
         // Loads replace the previous window's: empty the accumulators once, then add.
         for c in &self.coupled {
-            if let Some(b) = self.bodies.get_mut(c.handle) {
+            if let Some(b) = self.system.bodies.get_mut(c.handle) {
                 b.clear_accumulators();
             }
         }
@@ -473,7 +503,7 @@ impl Adapter for MbsAdapter {
                         v[c] = values[k * d.components + j];
                     }
                     let at = self.vertex_position(vertex);
-                    let Some(b) = self.bodies.get_mut(self.coupled[vertex.body].handle) else { continue };
+                    let Some(b) = self.system.bodies.get_mut(self.coupled[vertex.body].handle) else { continue };
                     match d.kind {
                         DataType::Forces => b.add_force_at_point(v, &at),
                         DataType::Torques => b.add_torque(v),
@@ -502,9 +532,9 @@ impl Adapter for MbsAdapter {
 
     fn advance(&mut self, dt: f64) -> AdapterResult<()> {
         for hook in &mut self.before_step {
-            hook(&mut self.bodies, self.time);
+            hook(&mut self.system, self.time);
         }
-        self.integrator.step(&mut self.bodies, dt).map_err(|e| {
+        self.system.step(self.integrator.as_mut(), dt).map_err(|e| {
             AdapterError::solver(format!(
                 "the {} step of {dt} s at t = {} failed: {e}",
                 self.integrator.name(),
@@ -513,7 +543,7 @@ impl Adapter for MbsAdapter {
         })?;
         self.time += dt;
         for hook in &mut self.after_step {
-            hook(&mut self.bodies, self.time);
+            hook(&mut self.system, self.time);
         }
         Ok(())
     }
@@ -523,17 +553,24 @@ impl Adapter for MbsAdapter {
     }
 
     fn write_checkpoint(&mut self) -> AdapterResult<()> {
-        self.checkpoint = Some((self.bodies.save_state(), self.time));
+        self.checkpoint = Some(Checkpoint {
+            bodies: self.system.bodies.save_state(),
+            forces: self.system.forces.clone(),
+            history: self.integrator.save_history(),
+            time: self.time,
+        });
         Ok(())
     }
 
     fn read_checkpoint(&mut self) -> AdapterResult<()> {
-        let (state, time) = self
+        let c = self
             .checkpoint
             .as_ref()
             .ok_or_else(|| AdapterError::solver("asked to restore a checkpoint that was never written"))?;
-        self.bodies.restore_state(state).map_err(|e| AdapterError::solver(e.to_string()))?;
-        self.time = *time;
+        self.system.bodies.restore_state(&c.bodies).map_err(|e| AdapterError::solver(e.to_string()))?;
+        self.system.forces = c.forces.clone();
+        self.integrator.restore_history(&c.history);
+        self.time = c.time;
         Ok(())
     }
 
@@ -553,7 +590,7 @@ impl Adapter for MbsAdapter {
         if let Some(h) = self.hdf5.as_mut() {
             if h.due(time) {
                 for (i, c) in self.coupled.iter().enumerate() {
-                    let Some(b) = self.bodies.get(c.handle) else { continue };
+                    let Some(b) = self.system.bodies.get(c.handle) else { continue };
                     h.push(i, row(time, b));
                 }
             }
@@ -572,7 +609,7 @@ impl Adapter for MbsAdapter {
             return Ok(());
         }
         for (i, c) in self.coupled.iter().enumerate() {
-            let Some(b) = self.bodies.get(c.handle) else { continue };
+            let Some(b) = self.system.bodies.get(c.handle) else { continue };
             out.write(i, &row(time, b))
                 .map_err(|e| AdapterError::io(format!("writing the output of body `{}`", c.name), e))?;
         }

@@ -31,6 +31,9 @@ pub trait ForceElement: std::fmt::Debug + Send + Sync {
     }
     /// A boxed copy (force element sets are cloned with their models).
     fn clone_box(&self) -> Box<dyn ForceElement>;
+    /// The element as `Any`, so code that knows its type can change its coefficients
+    /// ([`ForceElementSet::find_mut`]).
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
 }
 
 /// All force elements of a system, in insertion order.
@@ -68,5 +71,9 @@ impl ForceElementSet {
     /// The element at `i` for mutation (a controller changing a coefficient mid-run).
     pub fn get_mut(&mut self, i: usize) -> Option<&mut Box<dyn ForceElement>> {
         self.elements.get_mut(i)
+    }
+    /// The element called `name` if it is a `T` (a controller stiffening a spring mid-run).
+    pub fn find_mut<T: ForceElement + 'static>(&mut self, name: &str) -> Option<&mut T> {
+        self.elements.iter_mut().filter(|e| e.name() == name).find_map(|e| e.as_any_mut().downcast_mut::<T>())
     }
 }

@@ -1,6 +1,6 @@
 //! Time integration of a [`BodySet`] with its [`JointSet`] and [`ForceElementSet`] (one
-//! pipeline, as in rapier). `step` (bodies only) is what the adapter calls today;
-//! `step_system` adds joints and force elements. The implicit integrators live in
+//! pipeline, as in rapier): `step_system` advances bodies, joints and force elements
+//! together ([`crate::system::MultibodySystem::step`]); `step` is the free-body shorthand. The implicit integrators live in
 //! [`crate::hht`] and [`crate::euler_implicit`]; the semi-implicit Euler scheme here stays
 //! for free bodies and as the explicit reference of the tests.
 
@@ -29,6 +29,10 @@ pub trait Integrator: Send {
         forces: &ForceElementSet,
         dt: f64,
     ) -> Result<(), MbsError>;
+    /// Whether it can keep joints and force elements (explicit free-body schemes cannot).
+    fn handles_constraints(&self) -> bool {
+        true
+    }
     /// The integrator's own state (time, accelerations, multipliers), for checkpoints; a
     /// one-step scheme has none beyond the time.
     fn save_history(&self) -> IntegratorHistory {
@@ -54,6 +58,9 @@ pub struct SemiImplicitEuler;
 impl Integrator for SemiImplicitEuler {
     fn name(&self) -> &'static str {
         "semi-implicit (symplectic) Euler"
+    }
+    fn handles_constraints(&self) -> bool {
+        false
     }
 
     /// Joints cannot be kept by an explicit free-body scheme: a system with joints or

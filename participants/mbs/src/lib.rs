@@ -3,7 +3,7 @@
 //! The solver library — [`body`], [`body_set`], [`joint`] and [`constraint`], force
 //! elements ([`force_element`], [`tsda`], [`rsda`]), [`assembly`] with [`colouring`], the
 //! integrators ([`integrator`], [`hht`], [`euler_implicit`], [`newton`]), [`state`],
-//! [`error`] — is physics only, with no I/O and no knowledge of coupling. The rest is participant glue:
+//! [`system`], [`shape`], [`error`] — is physics only, with no I/O and no knowledge of coupling. The rest is participant glue:
 //! Chrono's model and solver YAML files ([`model_yaml`], [`solver_yaml`]), the coupling
 //! adapter ([`adapter`]), CSV output ([`output`]) and the entry point ([`participant`]).
 
@@ -20,7 +20,9 @@ pub mod integrator;
 pub mod joint;
 pub mod newton;
 pub mod rsda;
+pub mod shape;
 pub mod state;
+pub mod system;
 pub mod tsda;
 
 pub mod adapter;
@@ -29,6 +31,7 @@ pub mod model_yaml;
 pub mod output;
 pub mod participant;
 pub mod plot;
+mod shape_yaml;
 pub mod solver_yaml;
 
 pub use body::{RigidBody, RigidBodyBuilder};
@@ -41,5 +44,7 @@ pub use integrator::{Integrator, SemiImplicitEuler};
 pub use joint::{Joint, JointKind, JointSet};
 pub use participant::{run, run_with_progress, RunReport};
 pub use rsda::Rsda;
+pub use shape::{BodyShape, ShapeKind};
 pub use state::{BodySetState, BodyState, IntegratorHistory};
+pub use system::MultibodySystem;
 pub use tsda::Tsda;

@@ -15,7 +15,8 @@
 //!       inertia: {moments: [Ixx, Iyy, Izz], products: [Ixy, Ixz, Iyz]}  # about the COM, COM frame
 //!       initial_linear_velocity: [0, 0, 0]    # COM velocity, world
 //!       initial_angular_velocity: [0, 0, 0]   # COM frame axes
-//!       visualization: ...       # accepted, ignored
+//!       visualization: {shapes: [{type: SPHERE, radius: 0.12, location: [0, 0, 0]}]}
+//!       contact: {shapes: [...]}  # shapes kept (SPHERE, BOX, CYLINDER, HULL, MESH); contact not modelled
 //!
 //!   joints:
 //!     - {name: hinge, type: REVOLUTE, body1: ground, body2: flap, location: [0, 0, 0], axis: [0, 0, 1]}
@@ -38,6 +39,8 @@ use crate::body_set::{BodyHandle, BodySet};
 use crate::force_element::ForceElementSet;
 use crate::joint::{Joint, JointKind, JointSet};
 use crate::rsda::Rsda;
+use crate::shape::BodyShape;
+use crate::shape_yaml::{body_shapes, ContactEntry, VisualizationEntry};
 use crate::tsda::Tsda;
 use nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion, Vector3};
 use serde::de::IgnoredAny;
@@ -85,8 +88,8 @@ struct BodyEntry {
     inertia: Option<InertiaEntry>,
     initial_linear_velocity: Option<[f64; 3]>,
     initial_angular_velocity: Option<[f64; 3]>,
-    visualization: Option<IgnoredAny>,
-    contact: Option<IgnoredAny>,
+    visualization: Option<VisualizationEntry>,
+    contact: Option<ContactEntry>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -174,6 +177,8 @@ pub struct Model {
     pub forces: ForceElementSet,
     /// Body names in file order, with their handles.
     pub names: Vec<(String, BodyHandle)>,
+    /// The bodies' visualization and contact shapes, in file order.
+    pub shapes: Vec<BodyShape>,
 }
 
 impl Model {
@@ -220,6 +225,7 @@ fn build(m: ModelSection, lines: &YamlLines, gravity: Vector3<f64>) -> Result<(M
     let degrees = m.angle_degrees.unwrap_or(true);
     let mut bodies = BodySet::new(gravity);
     let mut names: Vec<(String, BodyHandle)> = Vec::new();
+    let mut shapes = Vec::new();
     for (i, b) in m.bodies.iter().enumerate() {
         let at = |key: &str| lines.loc(&format!("model.bodies[{i}]{key}"));
         if names.iter().any(|(n, _)| *n == b.name) {
@@ -227,10 +233,11 @@ fn build(m: ModelSection, lines: &YamlLines, gravity: Vector3<f64>) -> Result<(M
             continue;
         }
         if b.contact.is_some() {
-            warnings
-                .warning(at(".contact"), format!("body `{}`: contact is not modelled; `contact` is ignored", b.name));
+            warnings.warning(
+                at(".contact"),
+                format!("body `{}`: contact is not modelled; only the contact shapes are kept", b.name),
+            );
         }
-        let _ = &b.visualization;
         let rot = match rotation(b.orientation.as_deref(), degrees) {
             Ok(r) => r,
             Err(msg) => {
@@ -273,7 +280,13 @@ fn build(m: ModelSection, lines: &YamlLines, gravity: Vector3<f64>) -> Result<(M
             .linvel(Vector3::from(b.initial_linear_velocity.unwrap_or([0.0; 3])))
             .angvel(com_world_rot * angvel_local);
         match builder.build() {
-            Ok(body) => names.push((b.name.clone(), bodies.insert(body))),
+            Ok(body) => {
+                let handle = bodies.insert(body);
+                let key = format!("model.bodies[{i}]");
+                let (vis, contact) = (b.visualization.as_ref(), b.contact.as_ref());
+                shapes.extend(body_shapes(vis, contact, &b.name, handle, &key, lines, degrees, &mut errors));
+                names.push((b.name.clone(), handle));
+            }
             Err(e) => {
                 let key = match e {
                     crate::MbsError::InvalidMass(_) => ".mass",
@@ -294,31 +307,13 @@ fn build(m: ModelSection, lines: &YamlLines, gravity: Vector3<f64>) -> Result<(M
         build_joints(&m.joints, &ctx, &mut joints, &mut errors);
         build_forces(&m.tsdas, &m.rsdas, &ctx, &mut forces, &mut errors);
     }
-    if !errors.has_errors() && (!joints.is_empty() || !forces.is_empty()) {
-        let key = if !m.joints.is_empty() {
-            "model.joints"
-        } else if !m.tsdas.is_empty() {
-            "model.tsdas"
-        } else {
-            "model.rsdas"
-        };
-        warnings.warning(
-            lines.loc(key),
-            format!(
-                "{} joints and {} force elements are built, but the coupling adapter does not hand them to the \
-                 integrator yet: in a coupled run the bodies still move freely",
-                joints.len(),
-                forces.len()
-            ),
-        );
-    }
     if errors.has_errors() {
         errors.0.sort_by_key(|d| d.location.line);
         let mut all = warnings;
         all.extend(errors);
         return Err(all);
     }
-    Ok((Model { name: m.name, bodies, joints, forces, names }, warnings))
+    Ok((Model { name: m.name, bodies, joints, forces, names, shapes }, warnings))
 }
 
 /// What the joint and force-element builders look things up in.
@@ -530,7 +525,7 @@ fn build_forces(
 }
 
 /// Three angles (Chrono's order: `Rz(a) Ry(b) Rx(c)`) or a quaternion `[e0, e1, e2, e3]`.
-fn rotation(values: Option<&[f64]>, degrees: bool) -> Result<UnitQuaternion<f64>, String> {
+pub(crate) fn rotation(values: Option<&[f64]>, degrees: bool) -> Result<UnitQuaternion<f64>, String> {
     let scale = if degrees { std::f64::consts::PI / 180.0 } else { 1.0 };
     match values {
         None => Ok(UnitQuaternion::identity()),
@@ -600,7 +595,7 @@ mod tests {
         use crate::integrator::Integrator;
         let (mut m, w) = parse_str(FLAP, Path::new("m.yaml"), Vector3::zeros()).unwrap();
         assert_eq!((m.joints.len(), m.forces.len()), (1, 1));
-        assert!(w.to_string().contains("m.yaml:12: warning: 1 joints and 1 force elements are built"), "{w}");
+        assert!(w.0.is_empty(), "{w}");
         let flap = m.handle("flap").unwrap();
         m.bodies.get_mut(flap).unwrap().set_angvel(Vector3::new(0.0, 0.0, 0.1));
         let mut hht = crate::Hht::new(-0.2).unwrap();

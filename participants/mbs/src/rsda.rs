@@ -109,4 +109,7 @@ impl ForceElement for Rsda {
     fn clone_box(&self) -> Box<dyn ForceElement> {
         Box::new(self.clone())
     }
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
 }

@@ -100,9 +100,9 @@ fn step_callbacks_run_around_every_step_and_can_change_the_system() {
     a.on_after_step(Box::new(move |_, t| l2.lock().unwrap().push(('a', t))));
     // From t = 20 ms on, the callback holds the ball up (an extra upward force equal to its
     // weight, added to the accumulator of the coming step).
-    a.on_before_step(Box::new(|bodies, t| {
+    a.on_before_step(Box::new(|sys, t| {
         if t >= 0.02 - 1e-9 {
-            for (_, b) in bodies.iter_mut() {
+            for (_, b) in sys.bodies.iter_mut() {
                 let w = b.mass() * 9.81;
                 b.add_force(Vector3::new(0.0, 0.0, w));
             }

@@ -302,6 +302,9 @@ impl ForceElement for NoJacobian {
     fn clone_box(&self) -> Box<dyn ForceElement> {
         Box::new(self.clone())
     }
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
 }
 
 #[test]

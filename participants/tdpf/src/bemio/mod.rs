@@ -4,6 +4,10 @@
 //! [`HydroData`] is the whole file; [`BodyHydro`] one `/body{i}` group. Bodies are kept in
 //! file order: the i-th body is `/body{i+1}`, which is how coupling bodies are matched.
 
+mod error;
+mod reader;
 mod types;
 
+pub use error::{BemioError, Shape};
+pub use reader::{check_body_names, read};
 pub use types::{BodyHydro, Excitation, ExcitationIrf, HydroData, RadiationIrf, StateSpace, StateSpaceEntry, WaterDepth};

@@ -1,0 +1,53 @@
+//! Typed errors of the BEMIO reader: every message names the file and, where there is one, the dataset.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// A dataset shape as HDF5 reports it in C order, printed like h5py does: `(6, 12)`, `(3,)`, `()`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shape(pub Vec<usize>);
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.as_slice() {
+            [] => write!(f, "()"),
+            [n] => write!(f, "({n},)"),
+            dims => {
+                let parts: Vec<String> = dims.iter().map(usize::to_string).collect();
+                write!(f, "({})", parts.join(", "))
+            }
+        }
+    }
+}
+
+/// Why a hydrodynamic file could not be used; the reader never panics on bad input, it returns one of these.
+#[derive(Debug, thiserror::Error)]
+pub enum BemioError {
+    /// The file does not exist, cannot be read, or is not HDF5.
+    #[error("{}: cannot open as an HDF5 file: {reason}", file.display())]
+    Open { file: PathBuf, reason: String },
+
+    /// A required dataset (or group) is absent.
+    #[error("{}: missing dataset {path}", file.display())]
+    Missing { file: PathBuf, path: String },
+
+    /// A dataset exists but its shape is not the one the layout (and the rest of the file) implies.
+    #[error("{}: {path} has shape {found}, expected {expected}", file.display())]
+    Shape { file: PathBuf, path: String, found: Shape, expected: String },
+
+    /// HDF5 failed to read a dataset, or it has a type we cannot convert (e.g. a string where numbers belong).
+    #[error("{}: cannot read {path}: {reason}", file.display())]
+    Read { file: PathBuf, path: String, reason: String },
+
+    /// A dataset was read but its values make no sense (non-positive density, unsorted frequencies, …).
+    #[error("{}: {path}: {reason}", file.display())]
+    Invalid { file: PathBuf, path: String, reason: String },
+
+    /// The model has more hydrodynamic bodies than the file has `/body{i}` groups.
+    #[error("{}: the file has {in_file} bodies but the model needs {ours}", file.display())]
+    TooFewBodies { file: PathBuf, in_file: usize, ours: usize },
+
+    /// In strict mode: the i-th body of the model is not named like `/body{i+1}` of the file.
+    #[error("{}: {message}", file.display())]
+    NameMismatch { file: PathBuf, message: String },
+}

@@ -83,7 +83,7 @@ mod tests {
         let w = RegularWave::from_height(2.5, 8.0, 0.0, 0.0).unwrap();
         assert_eq!(w.amplitude(), 1.25);
         assert_eq!(w.height(), 2.5);
-        assert!((w.omega() - 0.7853981633974483).abs() < 1e-15);
+        assert!((w.omega() - std::f64::consts::FRAC_PI_4).abs() < 1e-15);
         assert_eq!(w.elevation(0.0), 1.25);
         assert!((w.elevation(2.0)).abs() < 1e-12); // quarter period
         assert!((w.elevation(4.0) + 1.25).abs() < 1e-12);

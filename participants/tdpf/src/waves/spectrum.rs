@@ -76,7 +76,7 @@ impl Spectrum {
 
     /// S(ω) in m²·s/rad; 0 for ω ≤ 0.
     pub fn density(&self, omega: f64) -> f64 {
-        if !(omega > 0.0) || !omega.is_finite() {
+        if !omega.is_finite() || omega <= 0.0 {
             return 0.0;
         }
         self.scale * self.pm(omega) * self.enhancement(omega)

@@ -3,7 +3,8 @@
 //!
 //! Conventions: global axes, z up, origin at the still-water level. Forces in N, moments in N·m about the
 //! CG. The 6-vector `q − q_eq` is [CG position minus the file's `cg` (m), small rotation angles (rad)].
-//! Body weight is not included: the multibody side applies gravity to the body mass.
+//! Body weight is not included (the multibody side applies it at the CG); the file's K_hs rotational terms
+//! already hold the gravitational part of the restoring moment (WAMIT's "hydrostatic and gravitational").
 
 use crate::bemio::{BodyHydro, HydroData};
 use nalgebra::{Vector3, Vector6};

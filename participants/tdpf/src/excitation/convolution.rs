@@ -176,6 +176,28 @@ mod tests {
     }
 
     #[test]
+    fn irf_is_interpolated_between_headings() {
+        let grid = [0.1, 0.2];
+        let mut data = synthetic(&grid, &[0.0, 60.0], smooth_x);
+        let t = vec![-1.0, -0.5, 0.0, 1.0]; // non-uniform: weights 0.25, 0.5, 0.75, 0.5
+        let f = t
+            .iter()
+            .map(|&tau| DMatrix::from_fn(6, 2, |dof, h| (dof + 1) as f64 * (1.0 + tau) * (1.0 + h as f64)))
+            .collect();
+        data.irf = Some(ExcitationIrf { t: t.clone(), f });
+        let table = ExcitationTable::new(&grid, &[0.0, 60.0], &data).unwrap();
+        let conv = IrfExcitation::new(&table, 15.0, Ramp::None).unwrap(); // weight 0.25 on 60°
+        let unit = |_: f64| 1.0;
+        let weights = [0.25, 0.5, 0.75, 0.5];
+        let expected: f64 = t.iter().zip(weights).map(|(tau, w)| w * (1.0 + tau) * 1.25).sum();
+        let force = conv.force(&unit, 3.0);
+        for dof in 0..6 {
+            assert!((force[dof] - (dof + 1) as f64 * expected).abs() < 1e-12, "dof {dof}: {}", force[dof]);
+        }
+        assert!(matches!(IrfExcitation::new(&table, 61.0, Ramp::None), Err(ExcitationError::HeadingOutOfRange { .. })));
+    }
+
+    #[test]
     fn missing_irf_is_an_error() {
         let grid = [0.1, 0.2];
         let data = synthetic(&grid, &[0.0], smooth_x);

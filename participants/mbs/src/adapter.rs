@@ -194,7 +194,7 @@ impl MbsAdapter {
     ) -> Self {
         MbsAdapter {
             name: participant_name.into(),
-            system: MultibodySystem { bodies: model.bodies, joints: model.joints, forces: model.forces },
+            system: MultibodySystem::from_parts(model.bodies, model.joints, model.forces),
             names: model.names,
             integrator,
             time_step,

@@ -6,8 +6,10 @@
 //! joints, TSDA, RSDA), finite differences otherwise, with the differenced columns grouped
 //! by greedy largest-first colouring so all numerical elements cost one evaluation per colour.
 
+use crate::added_mass::AddedMass;
 use crate::body_set::{BodyHandle, BodySet};
 use crate::colouring::colour_columns;
+use crate::error::MbsError;
 use crate::force_element::{ForceElement, ForceElementSet};
 use crate::joint::JointSet;
 use nalgebra::{DMatrix, DVector, UnitQuaternion, Vector3};
@@ -54,7 +56,8 @@ impl DofMap {
 /// The assembled equations at one state.
 #[derive(Debug, Clone)]
 pub struct Assembled {
-    /// Block-diagonal mass matrix (mass and world inertia per body).
+    /// Mass matrix: mass and world inertia per body (block-diagonal), plus `A∞` when
+    /// assembled by [`System::assemble_with`].
     pub mass: DMatrix<f64>,
     /// Generalized forces: loads, gravity, force elements, minus the gyroscopic term.
     pub forces: DVector<f64>,
@@ -173,6 +176,35 @@ impl System<'_> {
             }
         }
         mass
+    }
+
+    /// The mass matrix plus the infinite-frequency added mass `A∞` of `added` (`M + A∞`, what
+    /// the implicit integrators solve with; see [`crate::added_mass`]).
+    pub fn mass_with(
+        &self,
+        bodies: &BodySet,
+        dofs: &DofMap,
+        added: Option<&AddedMass>,
+    ) -> Result<DMatrix<f64>, MbsError> {
+        let mut mass = self.mass(bodies, dofs);
+        if let Some(a) = added {
+            a.add_to(&mut mass, bodies, dofs)?;
+        }
+        Ok(mass)
+    }
+
+    /// [`Self::assemble`] with `M + A∞` as the mass matrix.
+    pub fn assemble_with(
+        &self,
+        bodies: &BodySet,
+        dofs: &DofMap,
+        added: Option<&AddedMass>,
+    ) -> Result<Assembled, MbsError> {
+        let mut asm = self.assemble(bodies, dofs);
+        if let Some(a) = added {
+            a.add_to(&mut asm.mass, bodies, dofs)?;
+        }
+        Ok(asm)
     }
 
     /// Everything at the bodies' current state.

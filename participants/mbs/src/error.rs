@@ -1,5 +1,6 @@
 //! Errors of the rigid-body solver library (typed, so the adapter can word them for users).
 
+use crate::added_mass::AddedMassError;
 use thiserror::Error;
 
 /// What the solver refuses: bad mass properties, unknown handles, a state that blew up.
@@ -42,4 +43,10 @@ pub enum MbsError {
     /// Newton did not meet its tolerances within the allowed iterations.
     #[error("Newton did not converge at t = {time} s after {iterations} iterations (constraint residual {residual:e}); reduce the time step or raise max_iterations")]
     NotConverged { time: f64, iterations: usize, residual: f64 },
+    /// Added-mass coefficients refused (shape, handle, symmetry, positive definiteness).
+    #[error(transparent)]
+    AddedMass(#[from] AddedMassError),
+    /// An integrator without a mass matrix in its step cannot take `A∞` (it is no force).
+    #[error("the {0} integrator cannot take infinite-frequency added mass, which must enter the mass matrix of an implicit step; use HHT or Euler_implicit_linearized")]
+    AddedMassUnsupported(&'static str),
 }

@@ -4,7 +4,10 @@
 //!
 //! `(M − h C − h² K) v₁ + Φ_qᵀ μ = M v₀ + h Q₀ − h C v₀`, `Φ_q v₁ = −Φ₀/h`, `q₁ = q₀ ⊕ h v₁`.
 //! Free bodies under constant loads get exactly the semi-implicit Euler update.
+//! With added mass ([`Integrator::step_full`]) `M` is `M + A∞` in the step (the position
+//! projection of [`crate::newton`] stays weighted by `M`: any metric lands on `Φ = 0`).
 
+use crate::added_mass::AddedMass;
 use crate::assembly::{displace, set_velocities, velocities, DofMap, System};
 use crate::body_set::BodySet;
 use crate::error::MbsError;
@@ -43,9 +46,24 @@ impl Integrator for LinearizedImplicitEuler {
         forces: &ForceElementSet,
         dt: f64,
     ) -> Result<(), MbsError> {
+        self.step_full(bodies, joints, forces, None, dt)
+    }
+
+    fn handles_added_mass(&self) -> bool {
+        true
+    }
+
+    fn step_full(
+        &mut self,
+        bodies: &mut BodySet,
+        joints: &JointSet,
+        forces: &ForceElementSet,
+        added: Option<&AddedMass>,
+        dt: f64,
+    ) -> Result<(), MbsError> {
         let sys = System { joints, forces, force_numerical: self.force_numerical };
         let dofs = DofMap::new(bodies);
-        let asm = sys.assemble(bodies, &dofs);
+        let asm = sys.assemble_with(bodies, &dofs, added)?;
         let v0 = velocities(bodies, &dofs);
         let a = &asm.mass - &asm.damping * dt - &asm.stiffness * (dt * dt);
         let f = &asm.mass * &v0 + &asm.forces * dt - &asm.damping * &v0 * dt;

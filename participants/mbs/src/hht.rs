@@ -9,7 +9,12 @@
 //! The Newton matrix is `[M − (1+α)(β h² K + γ h C), (1+α)Φ_qᵀ; Φ_q, 0]`, assembled per
 //! element by [`crate::assembly`]; each Newton step is damped by an Armijo backtracking
 //! line search (at most 5 halvings, c = 1e-4) on the residual norm.
+//!
+//! With added mass ([`Integrator::step_full`]) `M` is `M + A∞` throughout (start, residual,
+//! Newton matrix); the velocity projection of [`crate::newton`] stays weighted by `M` alone,
+//! which changes only the direction of a correction as small as the constraint drift.
 
+use crate::added_mass::AddedMass;
 use crate::assembly::{displace, set_velocities, velocities, DofMap, System};
 use crate::body_set::BodySet;
 use crate::error::MbsError;
@@ -88,11 +93,18 @@ impl Hht {
         b
     }
 
-    /// Consistent start: `[M Φ_qᵀ; Φ_q 0][a; λ] = [Q; 0]` at the initial state.
-    fn start(&mut self, sys: &System, bodies: &BodySet, dofs: &DofMap) -> Result<(), MbsError> {
+    /// Consistent start: `[M Φ_qᵀ; Φ_q 0][a; λ] = [Q; 0]` at the initial state (`M + A∞`
+    /// with added mass).
+    fn start(
+        &mut self,
+        sys: &System,
+        bodies: &BodySet,
+        dofs: &DofMap,
+        added: Option<&AddedMass>,
+    ) -> Result<(), MbsError> {
         let (phi, phi_q) = sys.constraints(bodies, dofs);
         let q = sys.forces(bodies, dofs);
-        let m = sys.mass(bodies, dofs);
+        let m = sys.mass_with(bodies, dofs, added)?;
         let (a, l) = solve_saddle(&m, &phi_q.transpose(), &phi_q, &q, &DVector::zeros(phi.len())).ok_or_else(|| {
             MbsError::NonFiniteNewtonStep { time: self.history.time, elements: elements_named(sys, bodies, dofs) }
         })?;
@@ -124,11 +136,26 @@ impl Integrator for Hht {
         forces: &ForceElementSet,
         h: f64,
     ) -> Result<(), MbsError> {
+        self.step_full(bodies, joints, forces, None, h)
+    }
+
+    fn handles_added_mass(&self) -> bool {
+        true
+    }
+
+    fn step_full(
+        &mut self,
+        bodies: &mut BodySet,
+        joints: &JointSet,
+        forces: &ForceElementSet,
+        added: Option<&AddedMass>,
+        h: f64,
+    ) -> Result<(), MbsError> {
         let sys = System { joints, forces, force_numerical: self.force_numerical };
         let dofs = DofMap::new(bodies);
         let m = joints.equations();
         if !self.started || self.history.accelerations.len() != dofs.n || self.history.multipliers.len() != m {
-            self.start(&sys, bodies, &dofs)?;
+            self.start(&sys, bodies, &dofs, added)?;
         }
         let (gamma, beta) = self.coefficients();
         let alpha = self.alpha;
@@ -151,7 +178,7 @@ impl Integrator for Hht {
         let mut last_phi = 0.0;
         for _ in 0..self.max_iterations {
             let trial = self.trial(&base, &dofs, &a, h);
-            let asm = sys.assemble(&trial, &dofs);
+            let asm = sys.assemble_with(&trial, &dofs, added)?;
             let res = residual(&trial, &a, &l, &asm.mass);
             let jac = &asm.mass - (&asm.stiffness * (beta * h * h) + &asm.damping * (gamma * h)) * (1.0 + alpha);
             let bt = asm.phi_q.transpose() * (1.0 + alpha);

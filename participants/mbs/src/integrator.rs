@@ -1,9 +1,11 @@
 //! Time integration of a [`BodySet`] with its [`JointSet`] and [`ForceElementSet`] (one
 //! pipeline, as in rapier): `step_system` advances bodies, joints and force elements
-//! together ([`crate::system::MultibodySystem::step`]); `step` is the free-body shorthand. The implicit integrators live in
+//! together, `step_full` with the added mass as well ([`crate::system::MultibodySystem::step`]);
+//! `step` is the free-body shorthand. The implicit integrators live in
 //! [`crate::hht`] and [`crate::euler_implicit`]; the semi-implicit Euler scheme here stays
 //! for free bodies and as the explicit reference of the tests.
 
+use crate::added_mass::AddedMass;
 use crate::body_set::BodySet;
 use crate::error::MbsError;
 use crate::force_element::ForceElementSet;
@@ -29,6 +31,26 @@ pub trait Integrator: Send {
         forces: &ForceElementSet,
         dt: f64,
     ) -> Result<(), MbsError>;
+    /// Advances `bodies` under `joints`, `forces` and the infinite-frequency added mass
+    /// `added_mass` (in the mass matrix, `M + A∞`) by `dt`. Schemes without a mass matrix
+    /// in their step refuse added mass ([`MbsError::AddedMassUnsupported`]).
+    fn step_full(
+        &mut self,
+        bodies: &mut BodySet,
+        joints: &JointSet,
+        forces: &ForceElementSet,
+        added_mass: Option<&AddedMass>,
+        dt: f64,
+    ) -> Result<(), MbsError> {
+        match added_mass {
+            None => self.step_system(bodies, joints, forces, dt),
+            Some(_) => Err(MbsError::AddedMassUnsupported(self.name())),
+        }
+    }
+    /// Whether [`Integrator::step_full`] takes added mass (implicit schemes do).
+    fn handles_added_mass(&self) -> bool {
+        false
+    }
     /// Whether it can keep joints and force elements (explicit free-body schemes cannot).
     fn handles_constraints(&self) -> bool {
         true
@@ -51,7 +73,8 @@ pub trait Integrator: Send {
 /// - `q ← exp(dt ω) q` (rotation by the rotation vector `dt ω`, world axes), renormalized.
 ///
 /// First-order accurate; for constant loads the energy error stays bounded instead of
-/// drifting, which is why it suits oscillating bodies.
+/// drifting, which is why it suits oscillating bodies. It has no mass matrix to put
+/// added mass in, so [`Integrator::step_full`] refuses added mass.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SemiImplicitEuler;
 

@@ -1,12 +1,13 @@
 //! `tidelink-mbs`: the multibody (solid) participant.
 //!
-//! The solver library — [`body`], [`body_set`], [`joint`] and [`constraint`], force
+//! The solver library — [`body`], [`added_mass`], [`body_set`], [`joint`] and [`constraint`], force
 //! elements ([`force_element`], [`tsda`], [`rsda`]), [`assembly`] with [`colouring`], the
 //! integrators ([`integrator`], [`hht`], [`euler_implicit`], [`newton`]), [`state`],
 //! [`system`], [`shape`], [`error`] — is physics only, with no I/O and no knowledge of coupling. The rest is participant glue:
 //! Chrono's model and solver YAML files ([`model_yaml`], [`solver_yaml`]), the coupling
 //! adapter ([`adapter`]), CSV output ([`output`]) and the entry point ([`participant`]).
 
+pub mod added_mass;
 pub mod assembly;
 pub mod body;
 pub mod body_set;
@@ -34,6 +35,7 @@ pub mod plot;
 mod shape_yaml;
 pub mod solver_yaml;
 
+pub use added_mass::{AddedMass, AddedMassError, Frame, ReferencePoint};
 pub use body::{RigidBody, RigidBodyBuilder};
 pub use body_set::{BodyHandle, BodySet};
 pub use error::MbsError;

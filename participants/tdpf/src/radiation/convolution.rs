@@ -4,7 +4,8 @@
 //! of the file's samples (held at the last sample for the at most `dt/2` by which `n·dt` may pass
 //! the span). The trapezoid rule then gives
 //! `F(t_k) = −Σ_s w_s K(τ_s) v(t_k − τ_s)`, `w_0 = w_n = dt/2`, `w_s = dt` otherwise, `v = 0` before 0.
-//! Entries of `K` that are zero at every file sample are skipped.
+//! Entries of `K` that are zero at every file sample are skipped, and optionally those below a
+//! relative tolerance ([`Irf::negligible`]; BEM noise in entries that symmetry makes zero).
 
 use super::{check_dt, Irf, RadiationError, RadiationModel};
 
@@ -30,6 +31,12 @@ impl DirectConvolution {
     /// Resamples `irf` for step `dt`, truncated at `truncation` (default: the IRF span). The
     /// effective truncation is `round(T/dt)·dt`.
     pub fn new(irf: &Irf, dt: f64, truncation: Option<f64>) -> Result<Self, RadiationError> {
+        Self::with_tolerance(irf, dt, truncation, 0.0)
+    }
+
+    /// As [`DirectConvolution::new`], also skipping the entries that [`Irf::negligible`] finds
+    /// below `tol` (e.g. 1e-3: symmetry-zero entries of axisymmetric bodies; fewer dot products).
+    pub fn with_tolerance(irf: &Irf, dt: f64, truncation: Option<f64>, tol: f64) -> Result<Self, RadiationError> {
         check_dt(dt)?;
         let span = irf.span();
         let t_end = truncation.unwrap_or(span);
@@ -46,8 +53,10 @@ impl DirectConvolution {
         let n = n as usize;
         let len = n + 1;
         let dofs = irf.dofs();
-        let entries: Vec<(usize, usize)> =
-            (0..dofs).flat_map(|r| (0..dofs).map(move |c| (r, c))).filter(|&(r, c)| !irf.entry_is_zero(r, c)).collect();
+        let entries: Vec<(usize, usize)> = (0..dofs)
+            .flat_map(|r| (0..dofs).map(move |c| (r, c)))
+            .filter(|&(r, c)| !irf.negligible(r, c, tol.max(0.0)))
+            .collect();
         let mut kernel = vec![0.0; entries.len() * len];
         for (e, &(r, c)) in entries.iter().enumerate() {
             let row = &mut kernel[e * len..(e + 1) * len];

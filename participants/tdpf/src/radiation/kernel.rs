@@ -119,9 +119,16 @@ impl Irf {
         (1.0 - w) * self.k[lo][(r, c)] + w * self.k[hi][(r, c)]
     }
 
-    /// Whether entry `(r, c)` is exactly zero at every sample (it is then skipped by the models).
-    pub fn entry_is_zero(&self, r: usize, c: usize) -> bool {
-        self.k.iter().all(|m| m[(r, c)] == 0.0)
+    /// Largest `|K_rc(t)|` over the file's samples.
+    pub fn entry_peak(&self, r: usize, c: usize) -> f64 {
+        self.k.iter().map(|m| m[(r, c)].abs()).fold(0.0, f64::max)
+    }
+
+    /// Whether entry `(r, c)` may be skipped: its peak is at most `tol·√(peak_rr·peak_cc)` (a
+    /// unit-free test, like a correlation). `tol = 0` skips only entries that are zero throughout.
+    pub fn negligible(&self, r: usize, c: usize, tol: f64) -> bool {
+        let peak = self.entry_peak(r, c);
+        peak == 0.0 || peak <= tol * (self.entry_peak(r, r) * self.entry_peak(c, c)).sqrt()
     }
 }
 
@@ -178,6 +185,7 @@ mod tests {
         assert_eq!(irf.dofs(), 12);
         assert_eq!(irf.samples()[1][(7, 3)], 2000.0 + 15.0);
         assert_eq!(irf.samples()[0][(2, 11)], 35.0);
+        assert!(!irf.negligible(7, 3, 0.0) && irf.negligible(7, 3, 1e3));
         let short = RadiationIrf { t: vec![0.0, 2.0], k: a.k.clone() };
         assert_eq!(Irf::from_irfs(&[&a, &short]).unwrap_err(), RadiationError::IrfGridMismatch { body: 1 });
     }

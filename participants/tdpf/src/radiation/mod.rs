@@ -26,7 +26,7 @@ pub use convolution::DirectConvolution;
 pub use error::RadiationError;
 pub use foh::{discretise_foh, FohEntry};
 pub use kernel::Irf;
-pub use state_space::{StateSpaceModel, StateSpaceSet};
+pub use state_space::{Feedthrough, StateSpaceModel, StateSpaceSet};
 
 /// A radiation memory model stepped at a fixed `dt`, so the load model can switch between the
 /// convolution and the state space without knowing which it holds.

@@ -2,6 +2,9 @@
 //! realisation driven by `v_c`, discretised exactly for `dt` under a first-order hold
 //! ([`discretise_foh`]); `F_r = −Σ_c (C x_rc + D v_c)`. The cost per step is `Σ order²` whatever the
 //! IRF length, and the memory is not truncated (the realisation's own decay sets it).
+//!
+//! The file's `D` (BEMIO's Tustin conversion leaves one; a true IRF has no impulse at 0) is used
+//! only with [`Feedthrough::Included`]; WEC-Sim zeroes it, which [`Feedthrough::Ignored`] repeats.
 
 use super::{check_dt, discretise_foh, FohEntry, RadiationError, RadiationModel};
 use crate::bemio::{BodyHydro, StateSpace, StateSpaceEntry};
@@ -65,6 +68,15 @@ impl StateSpaceSet {
     }
 }
 
+/// Whether the file's direct term `D` enters the force.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Feedthrough {
+    /// `D` taken as zero, as WEC-Sim does (`ssRadf.D = zeros`): the model realises the fitted IRF.
+    Ignored,
+    /// `y = C x + D u` as the file writes it.
+    Included,
+}
+
 /// Discretised realisations of the nonzero entries and their states, allocated once.
 #[derive(Debug, Clone)]
 pub struct StateSpaceModel {
@@ -82,19 +94,21 @@ pub struct StateSpaceModel {
 }
 
 impl StateSpaceModel {
-    /// Discretises every entry of `set` with a nonzero order or `D` for step `dt`.
-    pub fn new(set: &StateSpaceSet, dt: f64) -> Result<Self, RadiationError> {
+    /// Discretises every entry of `set` with a nonzero order (or used `D`) for step `dt`.
+    pub fn new(set: &StateSpaceSet, dt: f64, feedthrough: Feedthrough) -> Result<Self, RadiationError> {
         check_dt(dt)?;
         let dofs = set.dofs();
         let mut entries = Vec::new();
         let mut offset = 0;
         for (r, row) in set.entries.iter().enumerate() {
             for (c, e) in row.iter().enumerate() {
+                let d = if feedthrough == Feedthrough::Included { e.d } else { 0.0 };
                 let zero_out = e.c.iter().all(|&x| x == 0.0) || e.b.iter().all(|&x| x == 0.0);
-                if (e.a.nrows() == 0 || zero_out) && e.d == 0.0 {
+                if (e.a.nrows() == 0 || zero_out) && d == 0.0 {
                     continue;
                 }
-                let foh = discretise_foh(e, dt, r, c)?;
+                let mut foh = discretise_foh(e, dt, r, c)?;
+                foh.d = d;
                 let order = foh.order();
                 entries.push((r, c, foh, offset));
                 offset += order;
@@ -199,7 +213,7 @@ mod tests {
         // so the only error is linear interpolation of sin: relative ≈ ω²dt²/12.
         let (a, b, w, dt) = (2.0, 1.0, 0.8, 0.005);
         let set = StateSpaceSet::new(vec![vec![first_order(a, b)]]).expect("set");
-        let mut ss = StateSpaceModel::new(&set, dt).expect("model");
+        let mut ss = StateSpaceModel::new(&set, dt, Feedthrough::Ignored).expect("model");
         let amp = a / (b * b + w * w).sqrt();
         let mut f = [0.0];
         let mut worst: f64 = 0.0;
@@ -220,7 +234,7 @@ mod tests {
         // v: 0 at −dt, ramp to 1 at 0, then 1. Exact y(t) = ∫ a e^{−bτ} v(t − τ) dτ.
         let (a, b, dt) = (3.0, 0.7, 0.1);
         let set = StateSpaceSet::new(vec![vec![first_order(a, b)]]).expect("set");
-        let mut ss = StateSpaceModel::new(&set, dt).expect("model");
+        let mut ss = StateSpaceModel::new(&set, dt, Feedthrough::Ignored).expect("model");
         let mut f = [0.0];
         for k in 0..50 {
             ss.push(&[1.0]).expect("push");
@@ -234,14 +248,32 @@ mod tests {
     }
 
     #[test]
+    fn feedthrough_adds_d_times_the_newest_velocity() {
+        let mut entry = first_order(3.0, 0.7);
+        entry.d = 2.5;
+        let set = StateSpaceSet::new(vec![vec![entry]]).expect("set");
+        let mut f = [[0.0]; 2];
+        for (i, mode) in [Feedthrough::Ignored, Feedthrough::Included].into_iter().enumerate() {
+            let mut ss = StateSpaceModel::new(&set, 0.1, mode).expect("model");
+            ss.push(&[0.4]).expect("push");
+            ss.push(&[1.0]).expect("push");
+            ss.force(&mut f[i]).expect("force");
+        }
+        assert!((f[1][0] - f[0][0] + 2.5).abs() < 1e-14, "{f:?}");
+    }
+
+    #[test]
     fn rejects_bad_inputs() {
         assert!(matches!(
             StateSpaceSet::new(vec![vec![first_order(1.0, 1.0)], vec![]]),
             Err(RadiationError::StateSpaceCols { row: 0, cols: 1, expected: 2 })
         ));
         let set = StateSpaceSet::new(vec![vec![first_order(1.0, 1.0)]]).expect("set");
-        assert_eq!(StateSpaceModel::new(&set, -1.0).unwrap_err(), RadiationError::NonPositiveStep(-1.0));
-        let mut ss = StateSpaceModel::new(&set, 0.1).expect("model");
+        assert_eq!(
+            StateSpaceModel::new(&set, -1.0, Feedthrough::Ignored).unwrap_err(),
+            RadiationError::NonPositiveStep(-1.0)
+        );
+        let mut ss = StateSpaceModel::new(&set, 0.1, Feedthrough::Ignored).expect("model");
         assert_eq!(ss.force(&mut [0.0]).unwrap_err(), RadiationError::NoVelocity);
         assert_eq!(ss.push(&[]).unwrap_err(), RadiationError::VelocityLength { got: 0, expected: 1 });
     }

@@ -52,7 +52,7 @@ fn state_space_and_convolution_agree_on_exponential_irf() {
     let (a, b, w, dt) = (2.0, 1.0, 0.8, 0.01);
     let exps = [(0, 0, a, b)];
     let mut conv = DirectConvolution::new(&irf_of(1, &exps, 40.0, 4001), dt, None).expect("conv");
-    let mut ss = StateSpaceModel::new(&set_of(1, &exps), dt).expect("ss");
+    let mut ss = StateSpaceModel::new(&set_of(1, &exps), dt, Feedthrough::Ignored).expect("ss");
     let amp = a / (b * b + w * w).sqrt();
     let mut worst: f64 = 0.0;
     let (mut fc, mut fs) = ([0.0], [0.0]);
@@ -90,7 +90,7 @@ fn off_diagonal_block_couples_body_two_into_body_one() {
     let set = StateSpaceSet::from_state_spaces(&[&rows(0), &rows(1)]).expect("stacked set");
     let dt = 0.01;
     let mut conv = DirectConvolution::new(&irf, dt, None).expect("conv");
-    let mut ss = StateSpaceModel::new(&set, dt).expect("ss");
+    let mut ss = StateSpaceModel::new(&set, dt, Feedthrough::Included).expect("ss");
     assert_eq!(conv.nonzero_entries(), 4);
     assert_eq!(ss.active_entries(), 4);
     let mut v = [0.0; 12];
@@ -156,7 +156,7 @@ fn models_switch_behind_the_trait() {
     let exps = [(0, 0, 1.0, 1.0)];
     let models: Vec<Box<dyn RadiationModel>> = vec![
         Box::new(DirectConvolution::new(&irf_of(1, &exps, 10.0, 101), 0.1, None).expect("conv")),
-        Box::new(StateSpaceModel::new(&set_of(1, &exps), 0.1).expect("ss")),
+        Box::new(StateSpaceModel::new(&set_of(1, &exps), 0.1, Feedthrough::Ignored).expect("ss")),
     ];
     for mut m in models {
         assert_eq!((m.dofs(), m.time()), (1, None));

@@ -80,7 +80,8 @@ fn check_manifest(case: &Case, cfg: Option<&PreciceConfig>, d: &mut Diagnostics)
                     };
                     d.warning(at("command"), msg);
                 }
-                if p.spec.is_none() && cmd.program().starts_with("tidelink-") {
+                let configured = cmd.args().iter().any(|a| a == "--precice-config");
+                if p.spec.is_none() && cmd.program().starts_with("tidelink-") && !configured {
                     let msg = format!("`{}` needs a participant file; add `spec:` to this entry", cmd.program());
                     d.warning(at("command"), msg);
                 }

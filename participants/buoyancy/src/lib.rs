@@ -1,13 +1,15 @@
-//! `tidelink-buoyancy`: a stand-in fluid participant that computes the buoyancy and the
-//! quadratic drag on a sphere from the position and velocity it receives. It removes the
-//! fluid solver from a coupled set-up without changing anything on the solid side.
+//! `tidelink-buoyancy`: stand-in fluid participants. They remove the fluid solver from a
+//! coupled set-up without changing anything on the solid side.
 //!
-//! `model` is the physics (no I/O, no coupling); `model_yaml`, `adapter` and `participant`
-//! are the glue that turns it into a coupled participant.
+//! - `tidelink-buoyancy`: buoyancy and quadratic drag on a sphere from the position and
+//!   velocity it receives (sphere_drop). `model` is the physics (no I/O, no coupling);
+//!   `model_yaml`, `adapter` and `participant` are the glue.
+//! - `tidelink-stream` ([`stream`]): drag of a uniform stream on the points of a plate (the flap).
 
 pub mod adapter;
 pub mod model;
 pub mod model_yaml;
 pub mod participant;
+pub mod stream;
 
 pub use participant::{run, run_with_progress};

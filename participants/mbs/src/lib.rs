@@ -27,6 +27,7 @@ pub mod system;
 pub mod tsda;
 
 pub mod adapter;
+pub mod flap;
 pub mod hdf5_output;
 pub mod model_yaml;
 pub mod output;

@@ -5,7 +5,7 @@
 //! ([`radiation`]). The participant glue (YAML, adapter) sits on top of them.
 
 pub mod bemio;
-pub mod radiation;
-pub mod waves;
 pub mod excitation;
 pub mod hydrostatics;
+pub mod radiation;
+pub mod waves;

@@ -10,4 +10,6 @@ mod types;
 
 pub use error::{BemioError, Shape};
 pub use reader::{check_body_names, read};
-pub use types::{BodyHydro, Excitation, ExcitationIrf, HydroData, RadiationIrf, StateSpace, StateSpaceEntry, WaterDepth};
+pub use types::{
+    BodyHydro, Excitation, ExcitationIrf, HydroData, RadiationIrf, StateSpace, StateSpaceEntry, WaterDepth,
+};

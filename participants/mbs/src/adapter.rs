@@ -617,7 +617,7 @@ impl Adapter for MbsAdapter {
     }
 
     fn finish(&mut self) -> AdapterResult<()> {
-        if let Some(h) = self.hdf5.as_ref() {
+        if let Some(h) = self.hdf5.as_mut() {
             h.flush().map_err(|e| {
                 AdapterError::io(format!("writing {}", h.path().display()), std::io::Error::other(e.to_string()))
             })?;

@@ -1,7 +1,7 @@
 //! HDF5 output (`output.format: HDF5`): one group per coupling body holding time series —
 //! `time` (n), and `position`, `rotation` (rotation vector), `linear_velocity`,
 //! `angular_velocity`, `force`, `torque` (n × 3) — buffered during the run and written at
-//! the end.
+//! the end; a run that stops on an error still writes what it has when the output is dropped.
 
 use crate::output::Row;
 use hdf5_metno as hdf5;
@@ -16,6 +16,8 @@ pub struct Hdf5Output {
     bodies: Vec<(String, Vec<Row>)>,
     fps: Option<f64>,
     next_frame: f64,
+    /// Rows pushed since the file was last written.
+    unwritten: bool,
 }
 
 impl Hdf5Output {
@@ -26,6 +28,7 @@ impl Hdf5Output {
             bodies: bodies.iter().map(|b| (b.to_string(), Vec::new())).collect(),
             fps,
             next_frame: 0.0,
+            unwritten: false,
         }
     }
     /// Whether a row is due at `time` (the CSV output's schedule).
@@ -45,10 +48,17 @@ impl Hdf5Output {
     pub fn push(&mut self, body: usize, row: Row) {
         if let Some((_, rows)) = self.bodies.get_mut(body) {
             rows.push(row);
+            self.unwritten = true;
         }
     }
     /// Writes (or rewrites) the file with every row so far.
-    pub fn flush(&self) -> hdf5::Result<()> {
+    pub fn flush(&mut self) -> hdf5::Result<()> {
+        self.write()?;
+        self.unwritten = false;
+        Ok(())
+    }
+
+    fn write(&self) -> hdf5::Result<()> {
         if let Some(dir) = self.path.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
@@ -68,6 +78,18 @@ impl Hdf5Output {
             }
         }
         Ok(())
+    }
+}
+
+impl Drop for Hdf5Output {
+    /// A run that failed before `flush` keeps the rows it had.
+    fn drop(&mut self) {
+        if self.unwritten {
+            match self.write() {
+                Ok(()) => log::warn!("the run stopped early: output so far written to {}", self.path.display()),
+                Err(e) => log::error!("writing {}: {e}", self.path.display()),
+            }
+        }
     }
 }
 
@@ -110,5 +132,16 @@ mod tests {
         let (t2, _) = read(&path, "float").unwrap();
         assert!(t2.is_empty());
         assert!(read(&path, "nobody").is_err());
+    }
+
+    #[test]
+    fn rows_not_flushed_are_written_when_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bodies.h5");
+        let mut out = Hdf5Output::new(&path, &["ball"], None);
+        let v = Vector3::new(1.0, 2.0, 3.0);
+        out.push(0, Row { time: 0.5, position: v, rotation: v, linvel: v, angvel: v, force: v, torque: v });
+        drop(out);
+        assert_eq!(read(&path, "ball").unwrap().0, vec![0.5]);
     }
 }

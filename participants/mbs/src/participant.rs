@@ -60,7 +60,7 @@ pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(MbsAdapt
     model_warnings.log_warnings();
     let (solver, solver_warnings) = solver_yaml::load(&file.dir().join(solver_name)).map_err(|d| anyhow!("{d}"))?;
     solver_warnings.log_warnings();
-    let output = output_settings(&file);
+    let output = output_settings(&file)?;
     let adapter = MbsAdapter::new(&file, model, &solver, output)?;
     log::info!(
         "MBS participant `{}`: {} bodies, {} coupled, gravity [{}, {}, {}], read_data_time {:?}",
@@ -76,17 +76,18 @@ pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(MbsAdapt
 }
 
 /// CSV (default) or HDF5 output, none for `output.format: NONE`.
-fn output_settings(file: &ParticipantFile) -> Option<OutputSettings> {
+fn output_settings(file: &ParticipantFile) -> Result<Option<OutputSettings>> {
     let out = &file.output;
     let format = match out.format.as_deref().map(str::to_ascii_uppercase).as_deref() {
-        Some("NONE") => return None,
+        Some("NONE") => return Ok(None),
         Some("HDF5") => OutputFormat::Hdf5,
-        Some("CSV") | None => OutputFormat::Csv,
-        Some(other) => {
-            log::warn!("{}: output format {other} is unknown (CSV, HDF5, NONE); writing CSV", file.path.display());
-            OutputFormat::Csv
-        }
+        Some("CSV") | Some("ASCII") | None => OutputFormat::Csv,
+        Some(_) => bail!(
+            "{}: output.format `{}` is not one we write; use CSV, HDF5 or NONE",
+            file.path.display(),
+            out.format.as_deref().unwrap_or_default()
+        ),
     };
     let directory = file.dir().join(out.directory.as_deref().unwrap_or("output"));
-    Some(OutputSettings { directory, fps: out.fps, format })
+    Ok(Some(OutputSettings { directory, fps: out.fps, format }))
 }

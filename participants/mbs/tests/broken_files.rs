@@ -148,3 +148,13 @@ fn chrono_model_files_read() {
         assert_eq!(w.0.len(), 1, "one warning for contact_method and solver: {w}");
     }
 }
+
+#[test]
+fn unknown_output_format_and_bad_fps_are_errors() {
+    let bad = case("participant.yaml", |t| t.replace("format: CSV", "format: VTK"));
+    let e = error(&bad);
+    assert!(e.contains("participant.yaml:14: error: invalid output format `VTK`; valid values are"), "{e}");
+    let bad = case("participant.yaml", |t| t.replace("fps: 1000", "fps: 0"));
+    let e = error(&bad);
+    assert!(e.contains("participant.yaml:16: error: `fps` must be greater than 0"), "{e}");
+}

@@ -7,6 +7,7 @@
 //! Entries of `K` that are zero at every file sample are skipped, and optionally those below a
 //! relative tolerance ([`Irf::negligible`]; BEM noise in entries that symmetry makes zero).
 
+use super::dot::dot_rows;
 use super::{check_dt, Irf, RadiationError, RadiationModel};
 
 /// The convolution state: weighted kernel and velocity ring buffer, both contiguous and allocated
@@ -17,8 +18,11 @@ pub struct DirectConvolution {
     dt: f64,
     /// Number of slots `n + 1` of the history (lags 0..=n).
     len: usize,
-    /// Nonzero entries `(row, col)` of `K`, row-major order.
+    /// Nonzero entries `(row, col)` of `K`, column-major order (entries of one column share the
+    /// history of that velocity).
     entries: Vec<(usize, usize)>,
+    /// Per column with nonzero entries: `(col, first entry, one past the last entry)`.
+    columns: Vec<(usize, usize, usize)>,
     /// Per entry `e`, `len` values `w_{n−m} K_e(τ_{n−m})` for `m = 0..len` (lag reversed, so the
     /// oldest velocity meets the first value).
     kernel: Vec<f64>,
@@ -54,7 +58,7 @@ impl DirectConvolution {
         let len = n + 1;
         let dofs = irf.dofs();
         let entries: Vec<(usize, usize)> = (0..dofs)
-            .flat_map(|r| (0..dofs).map(move |c| (r, c)))
+            .flat_map(|c| (0..dofs).map(move |r| (r, c)))
             .filter(|&(r, c)| !irf.negligible(r, c, tol.max(0.0)))
             .collect();
         let mut kernel = vec![0.0; entries.len() * len];
@@ -66,7 +70,14 @@ impl DirectConvolution {
                 *value = w * irf.entry_at(r, c, s as f64 * dt);
             }
         }
-        Ok(Self { dofs, dt, len, entries, kernel, history: vec![0.0; dofs * len], pushes: 0 })
+        let mut columns: Vec<(usize, usize, usize)> = Vec::new();
+        for (e, &(_, c)) in entries.iter().enumerate() {
+            match columns.last_mut() {
+                Some(last) if last.0 == c => last.2 = e + 1,
+                _ => columns.push((c, e, e + 1)),
+            }
+        }
+        Ok(Self { dofs, dt, len, entries, columns, kernel, history: vec![0.0; dofs * len], pushes: 0 })
     }
 
     /// Number of lags `n` beyond zero (the kernel has `n + 1` samples).
@@ -121,10 +132,20 @@ impl RadiationModel for DirectConvolution {
         let p = self.pushes % self.len;
         let split = self.len - p;
         out.fill(0.0);
-        for (e, &(r, c)) in self.entries.iter().enumerate() {
-            let k = &self.kernel[e * self.len..(e + 1) * self.len];
+        for &(c, first, end) in &self.columns {
             let h = &self.history[c * self.len..(c + 1) * self.len];
-            out[r] -= dot(&k[..split], &h[p..]) + dot(&k[split..], &h[..p]);
+            let (older, newer) = (&h[p..], &h[..p]);
+            let mut e = first;
+            while e < end {
+                let take = (end - e).min(4);
+                match take {
+                    4 => self.rows::<4>(e, older, newer, split, out),
+                    3 => self.rows::<3>(e, older, newer, split, out),
+                    2 => self.rows::<2>(e, older, newer, split, out),
+                    _ => self.rows::<1>(e, older, newer, split, out),
+                }
+                e += take;
+            }
         }
         Ok(())
     }
@@ -135,17 +156,19 @@ impl RadiationModel for DirectConvolution {
     }
 }
 
-/// Dot product with eight independent partial sums, so the compiler vectorises it.
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    let mut acc = [0.0f64; 8];
-    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail: f64 = ca.remainder().iter().zip(cb.remainder()).map(|(x, y)| x * y).sum();
-    for (x, y) in ca.zip(cb) {
-        for i in 0..8 {
-            acc[i] += x[i] * y[i];
+impl DirectConvolution {
+    /// Subtracts from `out` the sums of the `R` entries from `first` (one column): the lag-reversed
+    /// kernel's head meets the older history segment (slots `p..`), its tail the newer (`..p`).
+    #[inline]
+    fn rows<const R: usize>(&self, first: usize, older: &[f64], newer: &[f64], split: usize, out: &mut [f64]) {
+        let ks: [&[f64]; R] = std::array::from_fn(|j| &self.kernel[(first + j) * self.len..(first + j + 1) * self.len]);
+        let mut acc = [0.0; R];
+        dot_rows(ks.map(|k| &k[..split]), older, &mut acc);
+        dot_rows(ks.map(|k| &k[split..]), newer, &mut acc);
+        for (j, a) in acc.iter().enumerate() {
+            out[self.entries[first + j].0] -= a;
         }
     }
-    ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7])) + tail
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@
 //! `−dt`; that is what the trapezoid rule's end weights and the first-order hold both mean).
 
 mod convolution;
+mod dot;
 mod error;
 mod foh;
 mod kernel;

@@ -11,7 +11,7 @@
 //! Body `i` carries a 6 × 6N row block `[A_i1 … A_iN]` (self term and the coupling to every
 //! other hydrodynamic body). [`AddedMass::matrix`] works in the hydrodynamic index space
 //! (6N × 6N); [`AddedMass::add_to`] scatters it into the system matrix at each body's
-//! [`DofMap::offset`], so hydrodynamic bodies may be anywhere among the system bodies.
+//! [`crate::assembly::DofMap::offset`], so hydrodynamic bodies may be anywhere among the system bodies.
 //!
 //! **Velocity transforms.** Our coordinates per free body are `u = [v; ω]`: the COM velocity
 //! and the angular velocity, world axes. The coefficients refer to `u_P = [v_P; ω]` of a

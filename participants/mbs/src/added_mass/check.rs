@@ -47,7 +47,7 @@ impl AddedMass {
         let eig = sym.symmetric_eigen();
         let (mut lo, mut hi) = (0, 0);
         for c in 0..eig.eigenvalues.len() {
-            if !(eig.eigenvalues[c] >= eig.eigenvalues[lo]) {
+            if eig.eigenvalues[c].is_nan() || eig.eigenvalues[c] < eig.eigenvalues[lo] {
                 lo = c;
             }
             if eig.eigenvalues[c] > eig.eigenvalues[hi] {

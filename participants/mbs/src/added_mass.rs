@@ -79,7 +79,7 @@ pub const DEFAULT_SYMMETRY_TOLERANCE: f64 = 1e-2;
 
 /// The infinite-frequency added mass of an ordered list of hydrodynamic bodies: one 6 × 6N
 /// row block per body, the frame of the coefficients and a reference point per body.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct AddedMass {
     bodies: Vec<BodyHandle>,
     blocks: Vec<DMatrix<f64>>,
@@ -90,6 +90,18 @@ pub struct AddedMass {
     symmetry_tolerance: f64,
     /// Whether [`AddedMass::check`] passed for these coefficients (reset by any change).
     pub(crate) checked: bool,
+}
+
+impl PartialEq for AddedMass {
+    /// Equal descriptions (whether they have been checked yet does not count).
+    fn eq(&self, other: &Self) -> bool {
+        self.bodies == other.bodies
+            && self.blocks == other.blocks
+            && self.frame == other.frame
+            && self.points == other.points
+            && self.names == other.names
+            && self.symmetry_tolerance == other.symmetry_tolerance
+    }
 }
 
 impl AddedMass {

@@ -6,8 +6,8 @@ use nalgebra::{DMatrix, DVector, Isometry3, Point3, Translation3, UnitQuaternion
 use std::f64::consts::{FRAC_PI_2, PI};
 use tidelink_mbs::added_mass::{AddedMass, AddedMassError, Frame, ReferencePoint};
 use tidelink_mbs::{
-    BodyHandle, BodySet, Hht, Integrator, LinearizedImplicitEuler, MbsError, MultibodySystem, RigidBodyBuilder,
-    SemiImplicitEuler, Tsda,
+    BodyHandle, BodySet, Hht, Integrator, Joint, JointKind, LinearizedImplicitEuler, MbsError, MultibodySystem,
+    RigidBodyBuilder, SemiImplicitEuler, Tsda,
 };
 
 fn integrators() -> Vec<Box<dyn Integrator>> {
@@ -469,4 +469,32 @@ fn fixed_hydrodynamic_bodies_are_dropped() {
     }
     let direct = m.lu().solve(&DVector::from_vec(vec![1.0, -2.0, 0.5, 0.0, 0.0, 0.0])).unwrap();
     assert!((acc - &direct).amax() < 1e-12 * direct.amax());
+}
+
+/// With joints: a body on a vertical prismatic joint with a full, coupled `A` moves only in
+/// heave, at `F_z / (m + A_zz)` (the constrained directions' coefficients do not count).
+#[test]
+fn prismatic_heave_sees_only_the_heave_coefficient() {
+    let (m, f, dt) = (2.0, 6.0, 0.01);
+    let a = dense_spd(6, 3.0);
+    let expected = f / (m + a[(2, 2)]);
+    for mut integrator in integrators() {
+        let mut sys = MultibodySystem::new(Vector3::zeros());
+        let ground = sys.bodies.insert(RigidBodyBuilder::fixed().build().unwrap());
+        let h = free(&mut sys.bodies, m, Vector3::repeat(1.0), Isometry3::identity());
+        let joint = Joint::new("slide", JointKind::Prismatic, &sys.bodies, ground, h, Isometry3::identity()).unwrap();
+        sys.joints.insert(joint);
+        sys.set_added_mass(AddedMass::new(vec![h], vec![a.clone()]).unwrap()).unwrap();
+        let b = sys.bodies.get_mut(h).unwrap();
+        b.add_force(Vector3::new(1.0, -2.0, f));
+        b.add_torque(Vector3::new(0.3, 0.0, -0.2));
+        let n = 40;
+        for _ in 0..n {
+            sys.step(integrator.as_mut(), dt).unwrap();
+        }
+        let b = sys.bodies.get(h).unwrap();
+        let got = b.linvel().z / (n as f64 * dt);
+        assert!(close(got, expected, 1e-9), "{}: {got} vs {expected}", integrator.name());
+        assert!(b.com_position().xy().norm() < 1e-9 && b.angvel().norm() < 1e-9);
+    }
 }

@@ -137,7 +137,7 @@ fn check_grid(t: &[f64]) -> Result<(), RadiationError> {
         return Err(RadiationError::IrfTooShort(t.len()));
     }
     for (s, w) in t.windows(2).enumerate() {
-        if !(w[1] > w[0]) || !w[1].is_finite() {
+        if w[1].partial_cmp(&w[0]) != Some(std::cmp::Ordering::Greater) || !w[1].is_finite() {
             return Err(RadiationError::IrfGrid(s + 1));
         }
     }

@@ -226,6 +226,7 @@ mod tests {
                 worst = worst.max((f[0] - exact).abs() / amp);
             }
         }
+        println!("state space, sine: worst relative error {worst:.2e} (ω²dt²/12 = {:.2e})", w * w * dt * dt / 12.0);
         assert!(worst < 2e-6, "relative error {worst:e}");
     }
 

@@ -62,6 +62,7 @@ fn state_space_and_convolution_agree_on_exponential_irf() {
         conv_step(&mut ss, &v, &mut fs);
         worst = worst.max((fc[0] - fs[0]).abs() / amp);
     }
+    println!("state space vs convolution, sine: worst relative gap {worst:.2e}");
     assert!(worst < 2e-5, "relative gap {worst:e}");
 }
 
@@ -136,8 +137,8 @@ fn ring_buffer_wraps_like_a_naive_reference() {
         for s in 0..=n.min(k) {
             let w = if s == 0 || s == n { dt / 2.0 } else { dt };
             for (r, out) in reference.iter_mut().enumerate() {
-                for c in 0..3 {
-                    *out -= w * irf.entry_at(r, c, s as f64 * dt) * past[k - s][c];
+                for (c, vc) in past[k - s].iter().enumerate() {
+                    *out -= w * irf.entry_at(r, c, s as f64 * dt) * vc;
                 }
             }
         }

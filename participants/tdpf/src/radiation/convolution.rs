@@ -54,6 +54,10 @@ impl DirectConvolution {
         if n < 1.0 {
             return Err(RadiationError::TruncationBelowStep { truncation: t_end, dt });
         }
+        // Kernel plus history must stay allocatable (2³¹ values = 16 GiB is far beyond any use).
+        if n * (irf.dofs() * irf.dofs() + irf.dofs()) as f64 > 2f64.powi(31) {
+            return Err(RadiationError::TooManyLags { lags: n });
+        }
         let n = n as usize;
         let len = n + 1;
         let dofs = irf.dofs();
@@ -90,7 +94,7 @@ impl DirectConvolution {
         self.lags() as f64 * self.dt
     }
 
-    /// Number of IRF entries actually convolved (those not zero throughout).
+    /// Number of IRF entries actually convolved (those neither zero throughout nor below the tolerance).
     pub fn nonzero_entries(&self) -> usize {
         self.entries.len()
     }
@@ -275,6 +279,7 @@ mod tests {
             DirectConvolution::new(&irf, 1.0, Some(0.4)),
             Err(RadiationError::TruncationBelowStep { .. })
         ));
+        assert!(matches!(DirectConvolution::new(&irf, 1e-12, None), Err(RadiationError::TooManyLags { .. })));
         let mut conv = DirectConvolution::new(&irf, 0.1, None).expect("model");
         let mut f = [0.0; 2];
         assert_eq!(conv.force(&mut f[..1]).unwrap_err(), RadiationError::NoVelocity);

@@ -13,6 +13,8 @@ pub enum RadiationError {
     TruncationBelowStep { truncation: f64, dt: f64 },
     #[error("truncation time {truncation} s exceeds the IRF span {span} s")]
     TruncationBeyondIrf { truncation: f64, span: f64 },
+    #[error("{lags} lags would not fit in memory (truncation time over dt far too large)")]
+    TooManyLags { lags: f64 },
     #[error("the IRF needs at least two time samples, got {0}")]
     IrfTooShort(usize),
     #[error("the IRF time grid must start at t = 0, starts at {0}")]

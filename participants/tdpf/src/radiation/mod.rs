@@ -1,7 +1,7 @@
 //! Radiation memory force of the Cummins equation on the 6N DOFs of all bodies:
 //! `F_rad(t) = −∫_0^T K(τ) v(t − τ) dτ`, with `K` the full 6N × 6N impulse response (body-to-body
 //! coupling) and `v` the velocities of all bodies (`[vx, vy, vz, ωx, ωy, ωz]` per body, body order
-//! of the file).
+//! of the file; angular velocities in the global frame, as the BEM blocks are).
 //!
 //! Two interchangeable models for a fixed step `dt` (the coupling window), both behind
 //! [`RadiationModel`]: [`DirectConvolution`] (trapezoid sum over the resampled IRF, WEC-Sim's CIC

@@ -14,6 +14,11 @@ pub struct RunSummary {
     pub steps: u64,
     /// Coupled time reached.
     pub time: f64,
+    /// Wall-clock seconds from the end of `initialize` to the end of the loop.
+    pub wall_seconds: f64,
+    /// Of those, seconds inside the adapter (reading, solving, writing, output): the rest
+    /// is the coupling, including waiting for partners.
+    pub solver_seconds: f64,
 }
 
 /// Hooks the driver calls to report progress (the binaries print it).
@@ -66,6 +71,8 @@ fn run_inner(
     let mut time = Kahan::default();
     let mut checkpoint_time = Kahan::default();
     adapter.write_output(0.0)?;
+    let wall = std::time::Instant::now();
+    let mut solver = std::time::Duration::ZERO;
     while coupling.is_coupling_ongoing()? {
         if coupling.requires_writing_checkpoint()? {
             adapter.write_checkpoint()?;
@@ -73,6 +80,7 @@ fn run_inner(
         }
         let max_step = coupling.get_max_time_step_size()?;
         let dt = adapter.solver_time_step(max_step);
+        let started = std::time::Instant::now();
         if window_start {
             let rel = match read_time {
                 ReadDataTime::WindowStart => 0.0,
@@ -83,6 +91,7 @@ fn run_inner(
         }
         adapter.advance(dt)?;
         adapter.write_data(coupling)?;
+        solver += started.elapsed();
         coupling.advance(dt)?;
         time.add(dt);
         summary.steps += 1;
@@ -93,11 +102,15 @@ fn run_inner(
         } else if coupling.is_time_window_complete()? {
             summary.windows += 1;
             window_start = true;
+            let started = std::time::Instant::now();
             adapter.write_output(time.value())?;
+            solver += started.elapsed();
             progress.window_completed(time.value(), summary.windows);
         }
     }
     summary.time = time.value();
+    summary.wall_seconds = wall.elapsed().as_secs_f64();
+    summary.solver_seconds = solver.as_secs_f64();
     Ok(summary)
 }
 

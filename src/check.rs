@@ -2,11 +2,13 @@
 //! XML, each participant file, and the agreements between files that nothing else checks.
 
 use crate::gravity;
+use crate::launch;
 use crate::manifest::Case;
 use crate::paths;
 use std::collections::HashSet;
 use std::path::PathBuf;
 use tidelink_adapter_core::config::{self, PreciceConfig};
+use tidelink_adapter_core::coupling::{Backend, PRECICE_AVAILABLE};
 use tidelink_adapter_core::diagnostics::{nearest, Diagnostics};
 use tidelink_adapter_core::spec::{self, ParticipantFile};
 
@@ -42,6 +44,7 @@ pub fn check_case(path: &std::path::Path) -> Checked {
 
 /// Names, commands and directories in the manifest, and its agreement with the XML.
 fn check_manifest(case: &Case, cfg: Option<&PreciceConfig>, d: &mut Diagnostics) {
+    check_backends(case, d);
     let mut seen = HashSet::new();
     for (i, p) in case.manifest.participants.iter().enumerate() {
         let at = |key: &str| case.loc(&format!("participants[{i}].{key}"));
@@ -99,6 +102,44 @@ fn check_manifest(case: &Case, cfg: Option<&PreciceConfig>, d: &mut Diagnostics)
                 );
                 d.warning(xp.loc.clone(), msg);
             }
+        }
+    }
+}
+
+/// The `backend` keys: known values, and where they have no effect.
+fn check_backends(case: &Case, d: &mut Diagnostics) {
+    let mut keys: Vec<(String, &str)> = Vec::new();
+    if let Some(b) = &case.manifest.backend {
+        keys.push(("backend".to_string(), b));
+    }
+    for (i, p) in case.manifest.participants.iter().enumerate() {
+        let Some(b) = &p.backend else { continue };
+        let key = format!("participants[{i}].backend");
+        if p.external {
+            d.warning(case.loc(&key), format!("`backend` has no effect on `{}`: it is external", p.name));
+        } else if let Some(cmd) = p.command.as_ref().filter(|c| !launch::takes_backend(c)) {
+            let why = if cmd.args().iter().any(|a| a == "--backend" || a.starts_with("--backend=")) {
+                "its command already passes --backend"
+            } else {
+                "only Tidelink's own `tidelink-*` programs take --backend"
+            };
+            d.warning(case.loc(&key), format!("`backend` is not passed to `{}`: {why}", cmd.program()));
+        }
+        keys.push((key, b));
+    }
+    for (key, value) in keys {
+        match value.parse::<Backend>() {
+            Err(_) => {
+                let hint = nearest(value, ["native", "precice"]).map(|n| format!("; did you mean `{n}`?"));
+                let msg = format!("unknown backend `{value}`: use `native` or `precice`{}", hint.unwrap_or_default());
+                d.error(case.loc(&key), msg);
+            }
+            Ok(Backend::Precice) if !PRECICE_AVAILABLE => d.warning(
+                case.loc(&key),
+                "this tidelink was built without the preCICE backend; the participant programs need a build with \
+                 `cargo build --workspace --features precice` (libprecice 3.4, see docs/precice-backend.md)",
+            ),
+            Ok(_) => {}
         }
     }
 }

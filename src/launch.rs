@@ -1,12 +1,13 @@
 //! Starting participant processes: program resolution, the appended
-//! `<spec> --precice-config <xml>` arguments, piped output in its own process group.
+//! `<spec> --precice-config <xml>` (and `--backend <b>`) arguments, piped output in its own
+//! process group.
 
-use crate::manifest::{Case, ParticipantEntry};
+use crate::manifest::{Case, CommandLine, ParticipantEntry};
 use crate::output::{self, Event, Stream};
 use crate::paths;
 use anyhow::{anyhow, Context, Result};
 use std::os::unix::process::CommandExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::Sender;
 
@@ -28,10 +29,21 @@ pub fn command_for(case: &Case, p: &ParticipantEntry) -> Result<Command> {
         c.arg("--precice-config");
         c.arg(paths::relative_to(&case.xml_path(), &wd));
     }
+    if let Some(backend) = case.backend_for(p).filter(|_| takes_backend(cmd)) {
+        c.arg("--backend");
+        c.arg(backend);
+    }
     c.current_dir(&wd).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     // Own process group: Ctrl-C reaches only `tidelink`, which then stops the whole group.
     c.process_group(0);
     Ok(c)
+}
+
+/// Whether the manifest's `backend` is passed to `cmd`: Tidelink's own participant programs
+/// only (other codes link preCICE themselves), and not when the command already chooses one.
+pub fn takes_backend(cmd: &CommandLine) -> bool {
+    let program = Path::new(cmd.program()).file_name().and_then(|n| n.to_str()).unwrap_or("");
+    program.starts_with("tidelink-") && !cmd.args().iter().any(|a| a == "--backend" || a.starts_with("--backend="))
 }
 
 /// Starts `p` as participant number `who`; its output lines go to `tx`.

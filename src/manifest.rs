@@ -20,6 +20,10 @@ pub struct Manifest {
     pub name: Option<String>,
     /// The preCICE XML, relative to the case directory.
     pub precice_config: String,
+    /// Coupling backend (`native` or `precice`) for every `tidelink-*` participant; an
+    /// entry's own `backend` wins. Absent: the programs' default (native).
+    #[serde(default)]
+    pub backend: Option<String>,
     pub participants: Vec<ParticipantEntry>,
 }
 
@@ -41,6 +45,9 @@ pub struct ParticipantEntry {
     /// Started by the user, not by `tidelink run` (e.g. a CFD code on another machine).
     #[serde(default)]
     pub external: bool,
+    /// This participant's coupling backend (`native` or `precice`), passed as `--backend`.
+    #[serde(default)]
+    pub backend: Option<String>,
 }
 
 /// `command: prog` or `command: [prog, arg, ...]`.
@@ -161,6 +168,12 @@ impl Case {
 
     pub fn spec_path(&self, p: &ParticipantEntry) -> Option<PathBuf> {
         p.spec.as_ref().map(|s| self.dir.join(s))
+    }
+
+    /// The backend `run` passes to `p`: its own `backend`, else the manifest's; `None` when
+    /// neither is set (the program's default).
+    pub fn backend_for<'a>(&'a self, p: &'a ParticipantEntry) -> Option<&'a str> {
+        p.backend.as_deref().or(self.manifest.backend.as_deref())
     }
 
     /// The entries `tidelink run` starts.

@@ -4,6 +4,8 @@
 //! message fragments (spec §1.13).
 
 pub mod native;
+#[cfg(feature = "precice")]
+pub mod precice;
 
 use thiserror::Error;
 
@@ -65,19 +67,33 @@ pub enum Backend {
     /// The Rust engine of this crate (default).
     #[default]
     Native,
-    /// The real preCICE library (cargo feature `precice`, not in this build yet).
+    /// The real preCICE library (libprecice 3.4); needs a build with the cargo feature `precice`.
     Precice,
 }
+
+/// Whether this build can open [`Backend::Precice`] (it was built with the feature `precice`).
+pub const PRECICE_AVAILABLE: bool = cfg!(feature = "precice");
 
 /// Opens participant `name` of the configuration at `config` on the chosen backend.
 pub fn open(backend: Backend, name: &str, config: &std::path::Path) -> Result<Box<dyn Coupling>> {
     match backend {
         Backend::Native => Ok(Box::new(native::NativeParticipant::new(name, config)?)),
-        Backend::Precice => Err(CouplingError::new(
-            "this build has no preCICE backend: the real-library backend (cargo feature `precice`) is not available \
-             yet; use --backend native",
-        )),
+        Backend::Precice => open_precice(name, config),
     }
+}
+
+#[cfg(feature = "precice")]
+fn open_precice(name: &str, config: &std::path::Path) -> Result<Box<dyn Coupling>> {
+    Ok(Box::new(precice::PreciceParticipant::new(name, config)?))
+}
+
+#[cfg(not(feature = "precice"))]
+fn open_precice(_name: &str, _config: &std::path::Path) -> Result<Box<dyn Coupling>> {
+    Err(CouplingError::new(
+        "this build has no preCICE backend: rebuild with `cargo build --features tidelink-adapter-core/precice` \
+         (or `cargo build --workspace --features precice`), which needs libprecice 3.4 installed where pkg-config \
+         finds it (see docs/precice-backend.md); or use --backend native",
+    ))
 }
 
 impl std::str::FromStr for Backend {

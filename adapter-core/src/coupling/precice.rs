@@ -1,0 +1,152 @@
+//! The real preCICE library behind [`Coupling`] (cargo feature `precice`), so cases run
+//! on clusters and next to other codes' preCICE adapters. A thin layer over the `precice`
+//! crate 3.4 (cxx bindings to libprecice 3.4).
+//!
+//! Errors: preCICE v3 reports every configuration, misuse and communication error by
+//! throwing `precice::Error` (a `std::runtime_error`); the cxx bridge catches any
+//! `std::exception` and returns it as `cxx::Exception`, whose `what()` becomes the
+//! [`CouplingError`] message unchanged. What cannot be caught is an exception thrown by the
+//! C++ destructor, which finalizes implicitly and would end the process through
+//! `std::terminate`; [`Drop`] therefore finalizes explicitly and, when that fails, leaks the
+//! C++ object instead of destroying it.
+
+use super::{Coupling, CouplingError, Result, VertexId};
+use std::path::Path;
+
+/// One participant of a coupled run on libprecice (serial: rank 0 of 1).
+pub struct PreciceParticipant {
+    name: String,
+    /// `None` once finalized (successfully or not): later calls report that.
+    inner: Option<::precice::Participant>,
+}
+
+/// The library's message, as preCICE wrote it.
+fn lib(e: ::precice::Error) -> CouplingError {
+    CouplingError::new(e.what().to_string())
+}
+
+/// A count handed out by preCICE as `int`; negative values would be a library bug.
+fn count(n: i32) -> Result<usize> {
+    usize::try_from(n).map_err(|_| CouplingError::new(format!("preCICE returned the negative count {n}")))
+}
+
+impl PreciceParticipant {
+    /// Configures participant `name` from the XML at `config` (serial run, one rank).
+    pub fn new(name: &str, config: &Path) -> Result<PreciceParticipant> {
+        let Some(config_text) = config.to_str() else {
+            return Err(CouplingError::new(format!(
+                "the preCICE configuration path {} is not valid UTF-8",
+                config.display()
+            )));
+        };
+        let inner = ::precice::Participant::new(name, config_text, 0, 1).map_err(lib)?;
+        Ok(PreciceParticipant { name: name.to_string(), inner: Some(inner) })
+    }
+
+    fn get(&self) -> Result<&::precice::Participant> {
+        self.inner.as_ref().ok_or_else(|| gone(&self.name))
+    }
+
+    fn get_mut(&mut self) -> Result<&mut ::precice::Participant> {
+        self.inner.as_mut().ok_or_else(|| gone(&self.name))
+    }
+}
+
+/// The error of any call after `finalize()` (the C++ object no longer exists then).
+fn gone(name: &str) -> CouplingError {
+    CouplingError::new(format!(
+        "participant \"{name}\" was already finalized; no preCICE call is possible after finalize()"
+    ))
+}
+
+impl Coupling for PreciceParticipant {
+    fn participant_name(&self) -> &str {
+        &self.name
+    }
+
+    fn get_mesh_dimensions(&self, mesh: &str) -> Result<usize> {
+        count(self.get()?.get_mesh_dimensions(mesh).map_err(lib)?)
+    }
+
+    fn get_data_dimensions(&self, mesh: &str, data: &str) -> Result<usize> {
+        count(self.get()?.get_data_dimensions(mesh, data).map_err(lib)?)
+    }
+
+    fn set_mesh_vertices(&mut self, mesh: &str, positions: &[f64], ids: &mut [VertexId]) -> Result<()> {
+        self.get_mut()?.set_mesh_vertices(mesh, positions, ids).map_err(lib)
+    }
+
+    fn get_mesh_vertex_size(&self, mesh: &str) -> Result<usize> {
+        count(self.get()?.get_mesh_vertex_size(mesh).map_err(lib)?)
+    }
+
+    fn requires_initial_data(&mut self) -> Result<bool> {
+        self.get_mut()?.requires_initial_data().map_err(lib)
+    }
+
+    fn initialize(&mut self) -> Result<()> {
+        self.get_mut()?.initialize().map_err(lib)
+    }
+
+    fn get_max_time_step_size(&self) -> Result<f64> {
+        self.get()?.get_max_time_step_size().map_err(lib)
+    }
+
+    fn read_data(
+        &mut self,
+        mesh: &str,
+        data: &str,
+        ids: &[VertexId],
+        relative_read_time: f64,
+        values: &mut [f64],
+    ) -> Result<()> {
+        self.get()?.read_data(mesh, data, ids, relative_read_time, values).map_err(lib)
+    }
+
+    fn write_data(&mut self, mesh: &str, data: &str, ids: &[VertexId], values: &[f64]) -> Result<()> {
+        self.get_mut()?.write_data(mesh, data, ids, values).map_err(lib)
+    }
+
+    fn advance(&mut self, dt: f64) -> Result<()> {
+        self.get_mut()?.advance(dt).map_err(lib)
+    }
+
+    fn requires_writing_checkpoint(&mut self) -> Result<bool> {
+        self.get_mut()?.requires_writing_checkpoint().map_err(lib)
+    }
+
+    fn requires_reading_checkpoint(&mut self) -> Result<bool> {
+        self.get_mut()?.requires_reading_checkpoint().map_err(lib)
+    }
+
+    fn is_coupling_ongoing(&self) -> Result<bool> {
+        self.get()?.is_coupling_ongoing().map_err(lib)
+    }
+
+    fn is_time_window_complete(&self) -> Result<bool> {
+        self.get()?.is_time_window_complete().map_err(lib)
+    }
+
+    fn finalize(&mut self) -> Result<()> {
+        let mut p = self.inner.take().ok_or_else(|| gone(&self.name))?;
+        match p.finalize() {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                // The C++ destructor would finalize again and throw inside a destructor.
+                std::mem::forget(p);
+                Err(lib(e))
+            }
+        }
+    }
+}
+
+impl Drop for PreciceParticipant {
+    fn drop(&mut self) {
+        if let Some(mut p) = self.inner.take() {
+            if let Err(e) = p.finalize() {
+                log::warn!("participant \"{}\": implicit preCICE finalize failed: {}", self.name, e.what());
+                std::mem::forget(p);
+            }
+        }
+    }
+}

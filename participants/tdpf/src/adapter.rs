@@ -1,0 +1,398 @@
+//! The TDPF participant's adapter (seed 001, Fluid_TDPF): it reads the poses and velocities of the
+//! hydrodynamic bodies on one RIGID_BODY_REFS mesh, evaluates [`HydroModel`] and writes the forces
+//! and torques back; it advances the whole coupling window in one call and has no checkpointing.
+//!
+//! * Bodies: by name and initial pose only (`bodies[].location`, optional `orientation`), one vertex
+//!   per body at `location`, in the participant file's order: the i-th body is `/body{i+1}` of the
+//!   hydrodynamic file (checked by name with [`crate::bemio::check_body_names`]).
+//! * Reads POSITIONS and LINEAR_VELOCITIES (required), ROTATIONS (rotation vectors, absolute) and
+//!   ANGULAR_VELOCITIES (world axes) (optional: without them the body keeps its initial orientation
+//!   and has no angular velocity). Writes FORCES and TORQUES (world axes).
+//! * Reference point: the vertex is the body's reference point as the solid sends it. When the
+//!   initial `location` is not the file's cg, the offset `d = cg − location` (world axes at zero
+//!   rotation) is carried with the body: the CG is at `p + R(θ) d`, moves at `v + ω × R(θ) d`, and the
+//!   moment written is the moment about the reference point, `M_cg + R(θ) d × F`. With
+//!   `location` = cg (the RM3 case) nothing is shifted.
+//! * Added mass: on every `FluidAddedMass...` mesh the XML has this participant write on, 36·Nb
+//!   vertices (vertex `36 b + 6 r + c` at coordinates (b, r, c): body b in file order, row r and
+//!   column c of its 6 × 6 self block) receive the increment of A∞ over the solid's baseline every
+//!   window: zero, because a TDPF solver's A∞ is constant (seed 003).
+//!
+//! State time. The coupling window Δ is the radiation model's step. In window k (from t_k = kΔ to
+//! t_k + Δ) the states are read once, at `relative_read_time` = 0 (`read_data_time: WINDOW_START`, the
+//! default) or Δ (`WINDOW_END`), and the loads are evaluated for the state time **t_k + relative read
+//! time** — the time at which preCICE samples what was read — so waves and radiation history carry the
+//! state's own time:
+//!
+//! * TDPF first in a serial-explicit scheme (read at WINDOW_START): it reads the solid's state at
+//!   t_k, the loads are those of t_k, and a solid reading at WINDOW_END applies them over
+//!   [t_k, t_k + Δ]: the force over a window is the load of the state at its start, with no lag.
+//! * TDPF second in a serial scheme with WINDOW_END: it reads the state the solid has just computed
+//!   for t_k + Δ, and evaluates the loads at t_k + Δ (not at its clock t_k: that would be the
+//!   one-window offset of spec §5); the solid applies them over the next window, again to the state
+//!   they belong to. The velocity history sample at t = 0 is then taken from the window-start value
+//!   read in the first window (the solid's initial data, or zero without it).
+//! * Parallel-explicit, or second with WINDOW_START: the state read is t_k's (one window old for the
+//!   solid), loads at t_k; the solid applies them one window late (the lag preCICE imposes there).
+//!
+//! Initial data (forces exchanged with `initialize="yes"`) are the loads of the initial poses at rest
+//! at t = 0, computed without recording a history sample.
+
+use crate::hydro_model::{BodyLoad, BodyState, HydroModel};
+use nalgebra::{Rotation3, Vector3};
+use tidelink_adapter_core::config::{is_fluid_added_mass, PreciceConfig};
+use tidelink_adapter_core::spec::{DataType, MeshType, ParticipantFile};
+use tidelink_adapter_core::{Adapter, AdapterError, AdapterResult, Coupling, VertexId};
+
+/// Relative tolerance on the step being the whole window.
+const STEP_TOLERANCE: f64 = 1e-9;
+
+/// The coupling data of the RIGID_BODY_REFS mesh, found through their types in the participant file,
+/// and the added-mass data the XML has this participant write.
+#[derive(Debug, Clone)]
+pub struct Interface {
+    pub mesh: String,
+    pub positions: String,
+    pub rotations: Option<String>,
+    pub velocities: String,
+    pub angular_velocities: Option<String>,
+    pub forces: String,
+    pub torques: Option<String>,
+    /// `(mesh, data)` of each FluidAddedMass write.
+    pub added_mass: Vec<(String, String)>,
+}
+
+impl Interface {
+    /// Checks the interfaces of `file` against what this participant supports, before any connection.
+    pub fn from_file(file: &ParticipantFile, cfg: &PreciceConfig) -> AdapterResult<Self> {
+        let a = &file.adapter;
+        let refs: Vec<_> = a.interfaces.iter().filter(|i| !is_fluid_added_mass(&i.mesh_name)).collect();
+        let iface = match refs.as_slice() {
+            [one] => *one,
+            [] => {
+                return Err(AdapterError::config(format!(
+                    "{}: the TDPF participant needs one interface (a RIGID_BODY_REFS mesh); none is listed",
+                    a.loc
+                )))
+            }
+            _ => {
+                return Err(AdapterError::config(format!(
+                "{}: the TDPF participant exchanges all bodies on one RIGID_BODY_REFS mesh; {} interfaces are listed",
+                a.loc,
+                refs.len()
+            )))
+            }
+        };
+        if iface.mesh_type != MeshType::RigidBodyRefs {
+            return Err(AdapterError::Unsupported(format!(
+                "{}: mesh `{}` has mesh_type {}: not implemented by the TDPF participant, which exchanges one pose and one \
+                 load per body (mesh_type: RIGID_BODY_REFS)",
+                iface.loc,
+                iface.mesh_name,
+                iface.mesh_type.as_str()
+            )));
+        }
+        let (mut positions, mut rotations, mut velocities, mut angular) = (None, None, None, None);
+        for d in &iface.read_data {
+            let slot = match d.data_type {
+                DataType::Positions => &mut positions,
+                DataType::Rotations => &mut rotations,
+                DataType::LinearVelocities => &mut velocities,
+                DataType::AngularVelocities => &mut angular,
+                other => {
+                    return Err(AdapterError::Unsupported(format!(
+                    "{}: the TDPF participant cannot read {} (`{}`); it reads POSITIONS, ROTATIONS, LINEAR_VELOCITIES \
+                         and ANGULAR_VELOCITIES",
+                    d.loc,
+                    other.as_str(),
+                    d.name
+                )))
+                }
+            };
+            *slot = Some(d.name.clone());
+        }
+        let (mut forces, mut torques) = (None, None);
+        for d in &iface.write_data {
+            match d.data_type {
+                DataType::Forces => forces = Some(d.name.clone()),
+                DataType::Torques => torques = Some(d.name.clone()),
+                other => {
+                    return Err(AdapterError::Unsupported(format!(
+                        "{}: the TDPF participant cannot write {} (`{}`); it writes FORCES and TORQUES",
+                        d.loc,
+                        other.as_str(),
+                        d.name
+                    )))
+                }
+            }
+        }
+        let need = |v: Option<String>, what: &str| {
+            v.ok_or_else(|| AdapterError::config(format!("{}: mesh `{}` must {what}", iface.loc, iface.mesh_name)))
+        };
+        let positions = need(positions, "read POSITIONS (the bodies' reference points)")?;
+        let velocities = need(velocities, "read LINEAR_VELOCITIES (radiation needs the velocity history)")?;
+        let forces = need(forces, "write FORCES")?;
+        if torques.is_none() {
+            log::warn!(
+                "{}: mesh `{}` writes no TORQUES: the hydrodynamic moments are dropped",
+                iface.loc,
+                iface.mesh_name
+            );
+        }
+        let added_mass = cfg
+            .participant(&a.participant_name)
+            .map(|p| {
+                p.write_data
+                    .iter()
+                    .filter(|u| is_fluid_added_mass(&u.mesh))
+                    .map(|u| (u.mesh.clone(), u.name.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(Interface {
+            mesh: iface.mesh_name.clone(),
+            positions,
+            rotations,
+            velocities,
+            angular_velocities: angular,
+            forces,
+            torques,
+            added_mass,
+        })
+    }
+}
+
+/// One coupling body: its initial pose and the offset from its reference point to the file's cg.
+#[derive(Debug, Clone)]
+pub struct CouplingBody {
+    pub name: String,
+    /// Initial reference point (m): the vertex.
+    pub location: Vector3<f64>,
+    /// Initial orientation as a rotation vector (rad).
+    pub rotation: Vector3<f64>,
+    /// `cg − location` at zero rotation (m).
+    pub offset: Vector3<f64>,
+}
+
+impl CouplingBody {
+    /// The CG state of this body from its reference-point state.
+    fn cg_state(&self, p: Vector3<f64>, rotation: Vector3<f64>, v: Vector3<f64>, w: Vector3<f64>) -> BodyState {
+        let r = Rotation3::new(rotation) * self.offset;
+        BodyState { position: p + r, rotation, velocity: v + w.cross(&r), angular_velocity: w }
+    }
+}
+
+/// The TDPF solver behind the `Adapter` trait.
+pub struct TdpfAdapter {
+    name: String,
+    model: HydroModel,
+    bodies: Vec<CouplingBody>,
+    iface: Interface,
+    window: f64,
+    ids: Vec<VertexId>,
+    am_ids: Vec<Vec<VertexId>>,
+    /// Completed windows.
+    windows: u64,
+    /// The states read for this window and their time.
+    pending: Option<(f64, Vec<BodyState>)>,
+    /// Last loads, as written: force and moment about each reference point.
+    loads: Option<Vec<(Vector3<f64>, Vector3<f64>)>>,
+}
+
+impl TdpfAdapter {
+    /// `bodies` in file order (as many as the model has), `window` the fixed coupling window (s).
+    pub fn new(
+        name: &str,
+        model: HydroModel,
+        bodies: Vec<CouplingBody>,
+        iface: Interface,
+        window: f64,
+    ) -> AdapterResult<Self> {
+        if bodies.len() != model.bodies() {
+            return Err(AdapterError::config(format!(
+                "{} coupling bodies but a hydrodynamic model of {}",
+                bodies.len(),
+                model.bodies()
+            )));
+        }
+        if (model.dt() - window).abs() > STEP_TOLERANCE * window {
+            return Err(AdapterError::config(format!(
+                "model step {} s differs from the window {window} s",
+                model.dt()
+            )));
+        }
+        Ok(TdpfAdapter {
+            name: name.to_string(),
+            model,
+            bodies,
+            iface,
+            window,
+            ids: Vec::new(),
+            am_ids: Vec::new(),
+            windows: 0,
+            pending: None,
+            loads: None,
+        })
+    }
+
+    /// The last loads written: per body the force and the moment about its reference point (world).
+    pub fn loads(&self) -> Option<&[(Vector3<f64>, Vector3<f64>)]> {
+        self.loads.as_deref()
+    }
+
+    fn read_vectors(&self, coupling: &mut dyn Coupling, data: &str, rel: f64) -> AdapterResult<Vec<Vector3<f64>>> {
+        let mut v = vec![0.0; 3 * self.ids.len()];
+        coupling.read_data(&self.iface.mesh, data, &self.ids, rel, &mut v)?;
+        Ok(v.chunks(3).map(Vector3::from_column_slice).collect())
+    }
+
+    /// The CG states of all bodies sampled at `rel`.
+    fn read_states(&self, coupling: &mut dyn Coupling, rel: f64) -> AdapterResult<Vec<BodyState>> {
+        let n = self.bodies.len();
+        let p = self.read_vectors(coupling, &self.iface.positions, rel)?;
+        let v = self.read_vectors(coupling, &self.iface.velocities, rel)?;
+        let q = match &self.iface.rotations {
+            Some(d) => self.read_vectors(coupling, d, rel)?,
+            None => self.bodies.iter().map(|b| b.rotation).collect(),
+        };
+        let w = match &self.iface.angular_velocities {
+            Some(d) => self.read_vectors(coupling, d, rel)?,
+            None => vec![Vector3::zeros(); n],
+        };
+        Ok((0..n).map(|i| self.bodies[i].cg_state(p[i], q[i], v[i], w[i])).collect())
+    }
+
+    fn initial_states(&self) -> Vec<BodyState> {
+        self.bodies.iter().map(|b| b.cg_state(b.location, b.rotation, Vector3::zeros(), Vector3::zeros())).collect()
+    }
+
+    /// Moments shifted from the CG to each reference point.
+    fn at_reference_points(&self, states: &[BodyState], loads: &[BodyLoad]) -> Vec<(Vector3<f64>, Vector3<f64>)> {
+        states
+            .iter()
+            .zip(loads)
+            .zip(&self.bodies)
+            .map(|((s, l), b)| {
+                let r = Rotation3::new(s.rotation) * b.offset;
+                (l.force(), l.torque() + r.cross(&l.force()))
+            })
+            .collect()
+    }
+
+    fn solver_error(&self, e: impl std::fmt::Display) -> AdapterError {
+        AdapterError::solver(format!("participant `{}`: {e}", self.name))
+    }
+}
+
+impl Adapter for TdpfAdapter {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn initialize_participant(&mut self, coupling: &mut dyn Coupling) -> AdapterResult<()> {
+        let mesh = self.iface.mesh.clone();
+        let dims = coupling.get_mesh_dimensions(&mesh)?;
+        if dims != 3 {
+            return Err(AdapterError::Unsupported(format!(
+                "mesh `{mesh}` has {dims} dimensions; the TDPF participant needs a 3D mesh"
+            )));
+        }
+        let i = &self.iface;
+        let vectors = [Some(&i.positions), i.rotations.as_ref(), Some(&i.velocities), i.angular_velocities.as_ref()]
+            .into_iter()
+            .chain([Some(&i.forces), i.torques.as_ref()])
+            .flatten();
+        for data in vectors {
+            let n = coupling.get_data_dimensions(&mesh, data)?;
+            if n != 3 {
+                return Err(AdapterError::config(format!(
+                    "data `{data}` on mesh `{mesh}` has {n} component(s); the TDPF participant exchanges 3D vectors \
+                     (declare it <data:vector>)"
+                )));
+            }
+        }
+        let coords: Vec<f64> = self.bodies.iter().flat_map(|b| [b.location.x, b.location.y, b.location.z]).collect();
+        self.ids = vec![0; self.bodies.len()];
+        coupling.set_mesh_vertices(&mesh, &coords, &mut self.ids)?;
+        let nb = self.bodies.len();
+        let mut registered: Vec<(String, Vec<VertexId>)> = Vec::new();
+        for (am_mesh, data) in self.iface.added_mass.clone() {
+            if coupling.get_data_dimensions(&am_mesh, &data)? != 1 {
+                return Err(AdapterError::config(format!(
+                    "added-mass data `{data}` on mesh `{am_mesh}` must be scalar (one value per coefficient)"
+                )));
+            }
+            if let Some((_, ids)) = registered.iter().find(|(m, _)| *m == am_mesh) {
+                self.am_ids.push(ids.clone());
+                continue;
+            }
+            let am_dims = coupling.get_mesh_dimensions(&am_mesh)?;
+            if am_dims != 3 {
+                return Err(AdapterError::config(format!(
+                    "added-mass mesh `{am_mesh}` has {am_dims} dimensions; its vertices are (body, row, column): use 3"
+                )));
+            }
+            let coords: Vec<f64> =
+                (0..36 * nb).flat_map(|k| [(k / 36) as f64, ((k % 36) / 6) as f64, (k % 6) as f64]).collect();
+            let mut ids = vec![0; 36 * nb];
+            coupling.set_mesh_vertices(&am_mesh, &coords, &mut ids)?;
+            registered.push((am_mesh, ids.clone()));
+            self.am_ids.push(ids);
+        }
+        Ok(())
+    }
+
+    fn read_data(&mut self, coupling: &mut dyn Coupling, relative_read_time: f64) -> AdapterResult<()> {
+        let start = self.windows as f64 * self.window;
+        let states = self.read_states(coupling, relative_read_time)?;
+        if self.model.evaluations() == 0 && relative_read_time > 0.5 * self.window {
+            // Reading at the window end: the history still needs its sample at t = 0.
+            let first = self.read_states(coupling, 0.0)?;
+            self.model.evaluate(0.0, &first).map_err(|e| self.solver_error(e))?;
+        }
+        self.pending = Some((start + relative_read_time, states));
+        Ok(())
+    }
+
+    fn write_data(&mut self, coupling: &mut dyn Coupling) -> AdapterResult<()> {
+        if self.loads.is_none() {
+            let states = self.initial_states();
+            let loads = self.model.peek(0.0, &states).map_err(|e| self.solver_error(e))?;
+            self.loads = Some(self.at_reference_points(&states, &loads));
+        }
+        let loads = self.loads.as_deref().unwrap_or_default();
+        let f: Vec<f64> = loads.iter().flat_map(|(f, _)| [f.x, f.y, f.z]).collect();
+        coupling.write_data(&self.iface.mesh, &self.iface.forces, &self.ids, &f)?;
+        if let Some(t) = &self.iface.torques {
+            let m: Vec<f64> = loads.iter().flat_map(|(_, m)| [m.x, m.y, m.z]).collect();
+            coupling.write_data(&self.iface.mesh, t, &self.ids, &m)?;
+        }
+        for ((mesh, data), ids) in self.iface.added_mass.iter().zip(&self.am_ids) {
+            coupling.write_data(mesh, data, ids, &vec![0.0; ids.len()])?;
+        }
+        Ok(())
+    }
+
+    /// Evaluates the loads of the states read for this window at their state time.
+    fn advance(&mut self, dt: f64) -> AdapterResult<()> {
+        if (dt - self.window).abs() > STEP_TOLERANCE * self.window {
+            return Err(AdapterError::Unsupported(format!(
+                "participant `{}`: a step of {dt} s, but the TDPF participant steps its radiation memory at the fixed \
+                 coupling window {} s (is the last window cut short by max-time? make max-time a multiple of the window)",
+                self.name, self.window
+            )));
+        }
+        let (t, states) = self.pending.take().ok_or_else(|| {
+            AdapterError::solver(format!("participant `{}`: advance without reading states", self.name))
+        })?;
+        let loads = self.model.evaluate(t, &states).map_err(|e| self.solver_error(e))?;
+        self.loads = Some(self.at_reference_points(&states, &loads));
+        self.windows += 1;
+        Ok(())
+    }
+
+    /// The whole remaining window: a TDPF solver has no internal step to sub-cycle.
+    fn solver_time_step(&self, max_step: f64) -> f64 {
+        max_step
+    }
+}

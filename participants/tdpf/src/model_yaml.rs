@@ -1,0 +1,379 @@
+//! The TDPF model file (`model:` of a TDPF participant file): Chrono's keys plus Tidelink's
+//! documented extensions. For example (RM3 in regular waves):
+//!
+//! ```yaml
+//! model:
+//!   name: rm3
+//!   angle_degrees: true        # Chrono key; here it sets the unit of waves.phase (default true = degrees)
+//!   data_path: {type: RELATIVE, root: ../data}   # optional; default: next to this file
+//!   h5_file: rm3.h5            # required: the BEMIO HDF5 file
+//!   body_to_body: true         # extension: full 6N radiation coupling (Chrono; default) or own blocks only (WEC-Sim)
+//!   strict_body_names: false   # extension: a body-name mismatch with the file is an error, not a warning
+//!   radiation:                 # extension
+//!     method: CONVOLUTION      # or STATE_SPACE (the file's realisations)
+//!     truncation_time: 20      # s, convolution only; default the IRF span of the file
+//!   waves:
+//!     type: REGULAR            # NO_WAVE | REGULAR | IRREGULAR (values are case-insensitive, as in Chrono)
+//!     height: 2.5              # m (amplitude = height / 2)
+//!     period: 8                # s
+//!     phase: 0                 # degrees or radians, after angle_degrees
+//!     stretching: true         # Chrono key, accepted; no effect (no wave kinematics are computed)
+//!     heading: 0               # extension: degrees, 0 = towards +x
+//!     ramp_time: 100           # extension: s, 0 = none (Chrono has no ramp)
+//!     ramp: COSINE             # extension: LINEAR | COSINE (default COSINE, WEC-Sim's)
+//! ```
+//!
+//! IRREGULAR takes `spectrum: JONSWAP | PIERSON_MOSKOWITZ` (default PIERSON_MOSKOWITZ), `hs`, `tp`
+//! (required), `gamma` (JONSWAP, default 3.3), `seed` (default 1), `omega_min`, `omega_max` (rad/s,
+//! default the file's range), `count` (default 500), `method: SUPERPOSITION | CONVOLUTION`, plus
+//! `heading`, `ramp_time`, `ramp`. Unknown keys are errors naming the key, the file and the line.
+
+use crate::hydro_model::{IrregularMethod, RadiationMethod, WaveSpec};
+use crate::radiation::Feedthrough;
+use crate::waves::{FrequencyBand, Ramp, Spectrum, WaveError};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use tidelink_adapter_core::diagnostics::Diagnostics;
+use tidelink_adapter_core::spec::{self, YamlLines};
+
+/// The wave types this participant implements (Chrono's names).
+pub const WAVE_TYPES: [&str; 3] = ["NO_WAVE", "REGULAR", "IRREGULAR"];
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(rename = "chrono-version")]
+    _chrono_version: Option<serde::de::IgnoredAny>,
+    model: ModelSection,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ModelSection {
+    name: Option<String>,
+    angle_degrees: Option<bool>,
+    data_path: Option<DataPathSection>,
+    h5_file: String,
+    waves: Option<WavesSection>,
+    radiation: Option<RadiationSection>,
+    body_to_body: Option<bool>,
+    strict_body_names: Option<bool>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DataPathSection {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    root: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RadiationSection {
+    method: Option<String>,
+    truncation_time: Option<f64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WavesSection {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    height: Option<f64>,
+    period: Option<f64>,
+    phase: Option<f64>,
+    #[serde(rename = "stretching")]
+    _stretching: Option<bool>,
+    heading: Option<f64>,
+    ramp_time: Option<f64>,
+    ramp: Option<String>,
+    spectrum: Option<String>,
+    hs: Option<f64>,
+    tp: Option<f64>,
+    gamma: Option<f64>,
+    seed: Option<u64>,
+    omega_min: Option<f64>,
+    omega_max: Option<f64>,
+    count: Option<usize>,
+    method: Option<String>,
+}
+
+/// What the model file describes, ready for [`crate::hydro_model::HydroOptions`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct TdpfModel {
+    pub name: String,
+    /// The hydrodynamic file, resolved (exists when `load` returns).
+    pub h5_file: PathBuf,
+    pub waves: WaveSpec,
+    pub radiation: RadiationMethod,
+    /// Default true (Chrono/HydroChrono); false reproduces WEC-Sim's default `b2b = 0`.
+    pub body_to_body: bool,
+    pub strict_body_names: bool,
+}
+
+/// Reads and checks `path`; every error names the file, the line and the key.
+pub fn load(path: &Path) -> Result<TdpfModel, Diagnostics> {
+    let (file, lines) = spec::load_yaml_with_lines::<File>(path)?;
+    let m = file.model;
+    let mut d = Diagnostics::default();
+    let h5_file = resolve(path, &m);
+    if !h5_file.is_file() {
+        d.error(
+            lines.loc("model.h5_file"),
+            format!("h5_file `{}` not found (looked for {})", m.h5_file, h5_file.display()),
+        );
+    }
+    let degrees = m.angle_degrees.unwrap_or(true);
+    let waves = waves(&m.waves.unwrap_or_default(), degrees, &lines, &mut d);
+    let radiation = radiation(m.radiation.as_ref(), &lines, &mut d);
+    if d.has_errors() {
+        return Err(d);
+    }
+    Ok(TdpfModel {
+        name: m.name.unwrap_or_default(),
+        h5_file,
+        waves: waves.unwrap_or_default(),
+        radiation: radiation.unwrap_or_default(),
+        body_to_body: m.body_to_body.unwrap_or(true),
+        strict_body_names: m.strict_body_names.unwrap_or(false),
+    })
+}
+
+/// `h5_file` next to the model file, or under `data_path.root` (RELATIVE: to the model file; ABSOLUTE: as given).
+fn resolve(path: &Path, m: &ModelSection) -> PathBuf {
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let base = match &m.data_path {
+        None => dir,
+        Some(dp) => {
+            let root = dp.root.clone().unwrap_or_else(|| ".".into());
+            if dp.kind.as_deref().is_some_and(|k| k.eq_ignore_ascii_case("ABSOLUTE")) {
+                PathBuf::from(root)
+            } else {
+                dir.join(root)
+            }
+        }
+    };
+    base.join(&m.h5_file)
+}
+
+/// Upper-cased `value` if it is one of `valid`, else an error at `key` listing them.
+fn choice(value: &str, valid: &[&str], key: &str, lines: &YamlLines, d: &mut Diagnostics) -> Option<String> {
+    let v = value.trim().to_ascii_uppercase();
+    if valid.contains(&v.as_str()) {
+        return Some(v);
+    }
+    d.error(lines.loc(key), format!("invalid value `{value}` for {key}; valid values are {}", valid.join(", ")));
+    None
+}
+
+fn waves(w: &WavesSection, degrees: bool, lines: &YamlLines, d: &mut Diagnostics) -> Option<WaveSpec> {
+    let kind = match &w.kind {
+        None => "NO_WAVE".to_string(),
+        Some(k) => {
+            let v = k.trim().to_ascii_uppercase();
+            if !WAVE_TYPES.contains(&v.as_str()) {
+                d.error(
+                    lines.loc("model.waves.type"),
+                    format!(
+                        "wave type `{k}` is not implemented by the TDPF participant; it implements {}",
+                        WAVE_TYPES.join(", ")
+                    ),
+                );
+                return None;
+            }
+            v
+        }
+    };
+    let misplaced = |keys: &[(&str, bool)], d: &mut Diagnostics| {
+        for (key, present) in keys {
+            if *present {
+                d.error(
+                    lines.loc(&format!("model.waves.{key}")),
+                    format!("`{key}` does not apply to waves of type {kind}"),
+                );
+            }
+        }
+    };
+    let irregular_keys = [
+        ("spectrum", w.spectrum.is_some()),
+        ("hs", w.hs.is_some()),
+        ("tp", w.tp.is_some()),
+        ("gamma", w.gamma.is_some()),
+        ("seed", w.seed.is_some()),
+        ("omega_min", w.omega_min.is_some()),
+        ("omega_max", w.omega_max.is_some()),
+        ("count", w.count.is_some()),
+        ("method", w.method.is_some()),
+    ];
+    let regular_keys = [("height", w.height.is_some()), ("period", w.period.is_some()), ("phase", w.phase.is_some())];
+    let wave_err = |e: WaveError, key: &str, d: &mut Diagnostics| {
+        d.error(lines.loc(&format!("model.waves.{key}")), format!("invalid waves: {e}"));
+    };
+    let ramp = || -> Result<Ramp, WaveError> {
+        let t = w.ramp_time.unwrap_or(0.0);
+        match w.ramp.as_deref().map(|r| r.trim().to_ascii_uppercase()).as_deref() {
+            Some("LINEAR") => Ramp::linear(t),
+            _ => Ramp::cosine(t),
+        }
+    };
+    if let Some(r) = &w.ramp {
+        choice(r, &["LINEAR", "COSINE"], "model.waves.ramp", lines, d)?;
+    }
+    let heading = w.heading.unwrap_or(0.0);
+    match kind.as_str() {
+        "NO_WAVE" => {
+            misplaced(&irregular_keys, d);
+            Some(WaveSpec::None)
+        }
+        "REGULAR" => {
+            misplaced(&irregular_keys, d);
+            let (Some(height), Some(period)) = (w.height, w.period) else {
+                d.error(lines.loc("model.waves"), "waves of type REGULAR need `height` (m) and `period` (s)");
+                return None;
+            };
+            let phase = w.phase.unwrap_or(0.0);
+            let phase = if degrees { phase.to_radians() } else { phase };
+            let ramp = ramp().map_err(|e| wave_err(e, "ramp_time", d)).ok()?;
+            if let Err(e) = crate::waves::RegularWave::from_height(height, period, phase, heading) {
+                wave_err(e, "height", d);
+                return None;
+            }
+            Some(WaveSpec::Regular { height, period, phase, heading_deg: heading, ramp })
+        }
+        _ => {
+            misplaced(&regular_keys, d);
+            let (Some(hs), Some(tp)) = (w.hs, w.tp) else {
+                d.error(lines.loc("model.waves"), "waves of type IRREGULAR need `hs` (m) and `tp` (s)");
+                return None;
+            };
+            let kinds = ["PIERSON_MOSKOWITZ", "JONSWAP"];
+            let spectrum = match w.spectrum.as_deref() {
+                Some(s) => choice(s, &kinds, "model.waves.spectrum", lines, d)?,
+                None => "PIERSON_MOSKOWITZ".to_string(),
+            };
+            if spectrum != "JONSWAP" && w.gamma.is_some() {
+                d.error(lines.loc("model.waves.gamma"), "`gamma` applies to spectrum: JONSWAP only");
+            }
+            let spectrum = if spectrum == "JONSWAP" {
+                Spectrum::jonswap(hs, tp, w.gamma.unwrap_or(3.3))
+            } else {
+                Spectrum::pierson_moskowitz(hs, tp)
+            };
+            let spectrum = spectrum.map_err(|e| wave_err(e, "hs", d)).ok()?;
+            let method = match w.method.as_deref() {
+                Some(m) => match choice(m, &["SUPERPOSITION", "CONVOLUTION"], "model.waves.method", lines, d)?.as_str()
+                {
+                    "CONVOLUTION" => IrregularMethod::Convolution,
+                    _ => IrregularMethod::Superposition,
+                },
+                None => IrregularMethod::Superposition,
+            };
+            let band = match (w.omega_min, w.omega_max, w.count) {
+                (None, None, None) => None,
+                (Some(lo), Some(hi), count) => {
+                    Some(FrequencyBand { omega_min: lo, omega_max: hi, count: count.unwrap_or(500) })
+                }
+                _ => {
+                    d.error(lines.loc("model.waves"), "give both `omega_min` and `omega_max` (rad/s), or neither");
+                    return None;
+                }
+            };
+            let ramp = ramp().map_err(|e| wave_err(e, "ramp_time", d)).ok()?;
+            let seed = w.seed.unwrap_or(1);
+            Some(WaveSpec::Irregular { spectrum, band, seed, heading_deg: heading, ramp, method })
+        }
+    }
+}
+
+fn radiation(r: Option<&RadiationSection>, lines: &YamlLines, d: &mut Diagnostics) -> Option<RadiationMethod> {
+    let Some(r) = r else { return Some(RadiationMethod::default()) };
+    let method = match &r.method {
+        Some(m) => choice(m, &["CONVOLUTION", "STATE_SPACE"], "model.radiation.method", lines, d)?,
+        None => "CONVOLUTION".to_string(),
+    };
+    if let Some(t) = r.truncation_time {
+        if !(t > 0.0 && t.is_finite()) {
+            d.error(lines.loc("model.radiation.truncation_time"), format!("truncation_time must be positive, got {t}"));
+            return None;
+        }
+    }
+    if method == "STATE_SPACE" {
+        if r.truncation_time.is_some() {
+            d.error(
+                lines.loc("model.radiation.truncation_time"),
+                "truncation_time applies to method: CONVOLUTION only (a state space has no fixed memory length)",
+            );
+            return None;
+        }
+        return Some(RadiationMethod::StateSpace { feedthrough: Feedthrough::Ignored });
+    }
+    Some(RadiationMethod::Convolution { truncation: r.truncation_time, entry_tolerance: 0.0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, text: &str) -> PathBuf {
+        std::fs::write(dir.join("data.h5"), b"").unwrap();
+        let p = dir.join("tdpf_model.yaml");
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    #[test]
+    fn regular_waves_with_extensions() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = write(
+            dir.path(),
+            "model:\n  h5_file: data.h5\n  body_to_body: false\n  waves:\n    type: regular\n    height: 2.5\n    \
+             period: 8\n    phase: 90\n    ramp_time: 100\n",
+        );
+        let m = load(&p).unwrap();
+        assert!(!m.body_to_body && !m.strict_body_names);
+        assert_eq!(m.h5_file, dir.path().join("data.h5"));
+        match m.waves {
+            WaveSpec::Regular { height, period, phase, ramp, .. } => {
+                assert_eq!((height, period), (2.5, 8.0));
+                assert!((phase - std::f64::consts::FRAC_PI_2).abs() < 1e-15);
+                assert_eq!(ramp, Ramp::Cosine { duration: 100.0 });
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(m.radiation, RadiationMethod::default());
+    }
+
+    #[test]
+    fn unknown_keys_and_unimplemented_waves_are_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = write(dir.path(), "model:\n  h5_file: data.h5\n  waves:\n    type: REGULAR\n    hieght: 2\n");
+        let e = load(&p).unwrap_err().to_string();
+        assert!(e.contains("tdpf_model.yaml:5") && e.contains("unknown key `hieght`"), "{e}");
+        let p = write(dir.path(), "model:\n  h5_file: data.h5\n  waves:\n    type: IRREGULAR_ETA_IMPORT\n");
+        let e = load(&p).unwrap_err().to_string();
+        assert!(e.contains(":4:") && e.contains("NO_WAVE, REGULAR, IRREGULAR"), "{e}");
+        let p = write(dir.path(), "model:\n  h5_file: missing.h5\n");
+        let e = load(&p).unwrap_err().to_string();
+        assert!(e.contains(":2:") && e.contains("h5_file `missing.h5` not found"), "{e}");
+    }
+
+    #[test]
+    fn irregular_and_state_space() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = write(
+            dir.path(),
+            "model:\n  h5_file: data.h5\n  radiation:\n    method: STATE_SPACE\n  waves:\n    type: IRREGULAR\n    \
+             spectrum: JONSWAP\n    hs: 2\n    tp: 8\n    gamma: 2\n    method: CONVOLUTION\n    seed: 7\n",
+        );
+        let m = load(&p).unwrap();
+        assert_eq!(m.radiation, RadiationMethod::StateSpace { feedthrough: Feedthrough::Ignored });
+        assert!(matches!(m.waves, WaveSpec::Irregular { seed: 7, method: IrregularMethod::Convolution, .. }));
+        let p = write(
+            dir.path(),
+            "model:\n  h5_file: data.h5\n  waves:\n    type: IRREGULAR\n    hs: 2\n    tp: 8\n    height: 1\n",
+        );
+        let e = load(&p).unwrap_err().to_string();
+        assert!(e.contains(":7:") && e.contains("`height` does not apply"), "{e}");
+    }
+}

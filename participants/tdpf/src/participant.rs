@@ -1,0 +1,139 @@
+//! The participant entry point shared by the binary and the tests: read the files, build the load
+//! model and the adapter, open the coupling and run the driver loop.
+
+use crate::adapter::{CouplingBody, Interface, TdpfAdapter};
+use crate::bemio;
+use crate::hydro_model::{HydroModel, HydroOptions};
+use crate::model_yaml;
+use anyhow::{anyhow, bail, Context, Result};
+use nalgebra::{Rotation3, Vector3};
+use std::path::Path;
+use tidelink_adapter_core::config::{PreciceConfig, TimeWindowSize};
+use tidelink_adapter_core::coupling::{self, Backend};
+use tidelink_adapter_core::driver::{self, Progress, RunSummary};
+use tidelink_adapter_core::progress::LineReporter;
+use tidelink_adapter_core::spec::{self, ParticipantFile};
+
+/// Runs the participant described by `participant_file`, printing progress lines for the launcher.
+pub fn run(participant_file: &Path, precice_config: &Path, backend: Backend) -> Result<RunSummary> {
+    run_with_progress(participant_file, precice_config, backend, &mut LineReporter::default())
+}
+
+/// As [`run`], reporting progress to `progress` (tests pass `&mut ()`).
+pub fn run_with_progress(
+    participant_file: &Path,
+    precice_config: &Path,
+    backend: Backend,
+    progress: &mut dyn Progress,
+) -> Result<RunSummary> {
+    let (mut adapter, file) = build(participant_file, precice_config)?;
+    let name = file.adapter.participant_name.clone();
+    let mut coupling = coupling::open(backend, &name, precice_config)
+        .with_context(|| format!("opening participant `{name}` of {}", precice_config.display()))?;
+    driver::run(&mut adapter, coupling.as_mut(), file.adapter.read_data_time, progress)
+        .with_context(|| format!("participant `{name}` stopped"))
+}
+
+/// Reads and cross-checks every file (participant YAML, XML, model YAML, HDF5), returning the
+/// adapter ready to couple and the participant file; all configuration errors come out here.
+pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(TdpfAdapter, ParticipantFile)> {
+    let (file, cfg) = spec::load_for_run(participant_file, precice_config).map_err(|d| anyhow!("{d}"))?;
+    let name = file.adapter.participant_name.clone();
+    let window = window_size(&cfg, &name)?;
+    let iface = Interface::from_file(&file, &cfg).map_err(|e| anyhow!("{e}"))?;
+    let Some(model_name) = &file.model else {
+        bail!("{}: the TDPF participant needs a `model` file (with `model: {{h5_file, waves}}`)", file.path.display());
+    };
+    let model = model_yaml::load(&file.dir().join(model_name)).map_err(|d| anyhow!("{d}"))?;
+    let data = bemio::read(&model.h5_file)?;
+    let specs = &file.adapter.bodies;
+    if specs.is_empty() {
+        bail!(
+            "{}: precice_adapter_config.bodies is empty; list the hydrodynamic bodies in file order",
+            file.adapter.loc
+        );
+    }
+    let names: Vec<&str> = specs.iter().map(|b| b.name.as_str()).collect();
+    bemio::check_body_names(&data, &names, model.strict_body_names)?;
+    let gravity = file.simulation.gravity.map(|g| Vector3::from(g).norm());
+    let options = HydroOptions {
+        bodies: specs.len(),
+        dt: window,
+        body_to_body: model.body_to_body,
+        radiation: model.radiation,
+        waves: model.waves.clone(),
+        gravity,
+    };
+    let hydro =
+        HydroModel::new(&data, &options).with_context(|| format!("hydrodynamic model of {}", data.source.display()))?;
+    let degrees = file.adapter.angle_degrees.unwrap_or(true);
+    let mut bodies = Vec::with_capacity(specs.len());
+    for (i, b) in specs.iter().enumerate() {
+        let Some(location) = b.location else {
+            bail!("{}: body `{}` needs a `location` (its initial reference point: the coupling vertex)", b.loc, b.name);
+        };
+        let location = Vector3::from(location);
+        let rotation = b.orientation.map(|o| orientation(o, degrees)).unwrap_or_else(Vector3::zeros);
+        let cg = data.bodies[i].cg;
+        let offset = cg - location;
+        if offset.norm() > 1e-9 {
+            log::info!(
+                "{}: body `{}`: location [{}, {}, {}] is not the file's cg [{}, {}, {}]: loads are evaluated at the cg \
+                 and the moment is shifted to the reference point",
+                b.loc, b.name, location.x, location.y, location.z, cg.x, cg.y, cg.z
+            );
+        }
+        bodies.push(CouplingBody { name: b.name.clone(), location, rotation, offset });
+    }
+    log::info!(
+        "TDPF participant `{name}`: {} bodies from {}, window {window} s, body_to_body {}, read_data_time {:?}",
+        bodies.len(),
+        data.source.display(),
+        model.body_to_body,
+        file.adapter.read_data_time
+    );
+    let adapter = TdpfAdapter::new(&name, hydro, bodies, iface, window).map_err(|e| anyhow!("{e}"))?;
+    Ok((adapter, file))
+}
+
+/// The fixed window of every scheme the participant is in; an implicit scheme is refused.
+fn window_size(cfg: &PreciceConfig, name: &str) -> Result<f64> {
+    let mut window: Option<f64> = None;
+    for s in cfg.schemes_of(name) {
+        if s.kind.is_implicit() {
+            bail!(
+                "{}: <coupling-scheme:{}>: the TDPF participant cannot be iterated: it has no checkpointing; use a \
+                 serial-explicit or parallel-explicit scheme",
+                s.loc,
+                s.kind.tag()
+            );
+        }
+        let TimeWindowSize::Fixed(w) = s.time_window_size else {
+            bail!(
+                "{}: <coupling-scheme:{}> uses time-window-size method=\"first-participant\"; the TDPF participant steps \
+                 its radiation memory at a fixed window: give <time-window-size value=\"...\"/>",
+                s.loc,
+                s.kind.tag()
+            );
+        };
+        match window {
+            Some(v) if (v - w).abs() > 1e-12 * v => {
+                bail!(
+                    "{}: window {w} s differs from {v} s of another scheme; the TDPF participant needs one window",
+                    s.loc
+                )
+            }
+            _ => window = Some(w),
+        }
+    }
+    window.ok_or_else(|| anyhow!("{}: participant `{name}` takes part in no coupling scheme", cfg.path.display()))
+}
+
+/// Chrono's 3-angle orientation `[a0, a1, a2]` = Rz(a0)·Ry(a1)·Rx(a2), as a rotation vector.
+fn orientation(o: [f64; 3], degrees: bool) -> Vector3<f64> {
+    let a = if degrees { o.map(f64::to_radians) } else { o };
+    let r = Rotation3::from_axis_angle(&Vector3::z_axis(), a[0])
+        * Rotation3::from_axis_angle(&Vector3::y_axis(), a[1])
+        * Rotation3::from_axis_angle(&Vector3::x_axis(), a[2]);
+    r.scaled_axis()
+}

@@ -1,0 +1,121 @@
+//! The TDPF participant coupled through the native engine, in threads, against a scripted solid
+//! that holds the RM3 float and plate at the file's equilibrium with zero velocity:
+//!
+//! * still water: each body gets exactly its buoyancy ρ g V (the weight m g = ρ V g is balanced: zero
+//!   net vertical force), nothing horizontal, no moment; the added-mass increments are zero on all
+//!   36·Nb vertices;
+//! * regular wave: the load the solid reads for a window [t_j, t_j + Δ] is hydrostatics + excitation
+//!   at t_j (radiation is zero for zero velocity), checked against the excitation built here from the
+//!   file, for Fluid first (TDPF reads at the window start) and for Solid first (TDPF second, reading
+//!   at the window end, forces initialised): the state time follows the read time in both.
+//!
+//! Needs `../shared/data/rm3/rm3.h5`; skipped (with a message) without it.
+
+mod common;
+
+use common::{model_yaml, participant_yaml, rm3, run_coupled, write_case, Xml, FLOAT, PLATE};
+use nalgebra::Vector6;
+use tidelink_adapter_core::spec::ReadDataTime;
+use tidelink_adapter_core::testing::temp_case;
+use tidelink_tdpf::bemio;
+use tidelink_tdpf::excitation::{ExcitationTable, RegularExcitation};
+use tidelink_tdpf::waves::{Ramp, RegularWave};
+
+const BODIES: [(&str, [f64; 3]); 2] = [("float", FLOAT), ("plate", PLATE)];
+
+#[test]
+fn still_water_buoyancy_balances_the_weight_and_added_mass_increments_are_zero() {
+    let Some(h5) = rm3() else { return };
+    let data = bemio::read(&h5).expect("rm3.h5");
+    let xml = Xml { windows: 5, added_mass: true, ..Default::default() };
+    let case = temp_case(&xml.text());
+    let fluid = write_case(
+        &case,
+        &participant_yaml(&BODIES, "WINDOW_START", "RIGID_BODY_REFS"),
+        &model_yaml(&h5, "    type: NO_WAVE\n"),
+    );
+    let readings = run_coupled(&case, fluid, vec![FLOAT, PLATE], ReadDataTime::WindowEnd, true);
+    assert_eq!(readings.len(), 5, "one reading per window");
+    let g = 9.81;
+    for r in &readings {
+        for (b, body) in data.bodies.iter().enumerate().take(2) {
+            let weight = data.rho * body.displaced_volume * g;
+            let f = &r.forces[3 * b..3 * b + 3];
+            let m = &r.torques[3 * b..3 * b + 3];
+            println!("t = {:.1} s, body {b}: F = {f:?} N, M = {m:?} N·m, ρVg = {weight:.6e} N", r.t);
+            assert!((f[2] - weight).abs() <= 1e-9 * weight, "body {b}: Fz {} vs ρVg {weight}", f[2]);
+            assert!(f[0].abs() + f[1].abs() <= 1e-9 * weight, "body {b}: horizontal force {f:?}");
+            // The buoyancy's moment about the CG, (cb − cg) × ρVg ẑ (the file's cb is a few µm off the axis).
+            let arm = body.cb - body.cg;
+            let moment = [arm.y * weight, -arm.x * weight, 0.0];
+            assert!(
+                m.iter().zip(moment).all(|(x, y)| (x - y).abs() <= 1e-9 * weight),
+                "body {b}: moment {m:?} vs {moment:?}"
+            );
+        }
+        assert_eq!(r.added_mass.len(), 72);
+        assert!(r.added_mass.iter().all(|&x| x == 0.0), "added-mass increments {:?}", r.added_mass);
+    }
+}
+
+/// Hydrostatics at equilibrium (`buoyancy[b]`: ρVg ẑ and its moment) + excitation at `t` on body `b`.
+fn expected(exc: &[RegularExcitation], buoyancy: &[Vector6<f64>], b: usize, t: f64) -> Vector6<f64> {
+    exc[b].force(t) + buoyancy[b]
+}
+
+fn regular_wave_case(fluid_first: bool) {
+    let Some(h5) = rm3() else { return };
+    let data = bemio::read(&h5).expect("rm3.h5");
+    let wave = RegularWave::from_height(2.5, 8.0, 0.0, 0.0).expect("wave");
+    let ramp = Ramp::cosine(1.0).expect("ramp");
+    let exc: Vec<RegularExcitation> = (0..2)
+        .map(|b| {
+            RegularExcitation::new(&ExcitationTable::from_hydro(&data, b).expect("table"), &wave, ramp).expect("X")
+        })
+        .collect();
+    let buoyancy: Vec<Vector6<f64>> = data
+        .bodies
+        .iter()
+        .map(|b| {
+            let w = data.rho * 9.81 * b.displaced_volume;
+            let arm = b.cb - b.cg;
+            Vector6::new(0.0, 0.0, w, arm.y * w, -arm.x * w, 0.0)
+        })
+        .collect();
+    let window = 0.1;
+    let xml = Xml { fluid_first, window, windows: 30, init_forces: !fluid_first, ..Default::default() };
+    let case = temp_case(&xml.text());
+    let (fluid_read, solid_read) =
+        if fluid_first { ("WINDOW_START", ReadDataTime::WindowEnd) } else { ("WINDOW_END", ReadDataTime::WindowStart) };
+    let waves = "    type: REGULAR\n    height: 2.5\n    period: 8\n    ramp_time: 1\n";
+    let fluid = write_case(&case, &participant_yaml(&BODIES, fluid_read, "RIGID_BODY_REFS"), &model_yaml(&h5, waves));
+    let readings = run_coupled(&case, fluid, vec![FLOAT, PLATE], solid_read, false);
+    assert_eq!(readings.len(), 30);
+    let mut worst: f64 = 0.0;
+    for r in &readings {
+        for b in 0..2 {
+            let got = Vector6::from_fn(|i, _| if i < 3 { r.forces[3 * b + i] } else { r.torques[3 * b + i - 3] });
+            let want = expected(&exc, &buoyancy, b, r.t);
+            let scale = exc[b].amplitudes().norm();
+            let err = (got - want).norm() / scale;
+            worst = worst.max(err);
+            assert!(err < 1e-9, "t = {} s, body {b}: got {got:?}, want {want:?}", r.t);
+            // The check can tell one window of offset apart (after the ramp).
+            if r.t > 1.5 {
+                let shifted = (expected(&exc, &buoyancy, b, r.t + window) - want).norm() / scale;
+                assert!(shifted > 1e-3, "t = {} s: a window of offset would not be detected", r.t);
+            }
+        }
+    }
+    println!("fluid first = {fluid_first}: largest relative gap to hydrostatics + excitation(t_j): {worst:.2e}");
+}
+
+#[test]
+fn regular_wave_load_on_held_bodies_is_excitation_plus_hydrostatics_fluid_first() {
+    regular_wave_case(true);
+}
+
+#[test]
+fn regular_wave_load_on_held_bodies_is_excitation_plus_hydrostatics_fluid_second_window_end() {
+    regular_wave_case(false);
+}

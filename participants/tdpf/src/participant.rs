@@ -54,7 +54,9 @@ pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(TdpfAdap
         );
     }
     let names: Vec<&str> = specs.iter().map(|b| b.name.as_str()).collect();
-    bemio::check_body_names(&data, &names, model.strict_body_names)?;
+    bemio::check_body_names(&data, &names, model.strict_body_names).with_context(|| {
+        format!("{}: the bodies of precice_adapter_config (i-th body = /body{{i+1}})", file.adapter.loc)
+    })?;
     let gravity = file.simulation.gravity.map(|g| Vector3::from(g).norm());
     let options = HydroOptions {
         bodies: specs.len(),

@@ -64,11 +64,18 @@ fn expected(exc: &[RegularExcitation], buoyancy: &[Vector6<f64>], b: usize, t: f
 }
 
 fn regular_wave_case(fluid_first: bool) {
+    let bodies = BODIES.iter().map(|(n, l)| (*n, *l, *l)).collect::<Vec<_>>();
+    regular_wave_with(fluid_first, &bodies);
+}
+
+/// `bodies`: (name, vertex location in the participant file, where the solid holds the reference point).
+fn regular_wave_with(fluid_first: bool, bodies: &[(&str, [f64; 3], [f64; 3])]) {
     let Some(h5) = rm3() else { return };
     let data = bemio::read(&h5).expect("rm3.h5");
     let wave = RegularWave::from_height(2.5, 8.0, 0.0, 0.0).expect("wave");
     let ramp = Ramp::cosine(1.0).expect("ramp");
-    let exc: Vec<RegularExcitation> = (0..2)
+    let nb = bodies.len();
+    let exc: Vec<RegularExcitation> = (0..nb)
         .map(|b| {
             RegularExcitation::new(&ExcitationTable::from_hydro(&data, b).expect("table"), &wave, ramp).expect("X")
         })
@@ -88,14 +95,23 @@ fn regular_wave_case(fluid_first: bool) {
     let (fluid_read, solid_read) =
         if fluid_first { ("WINDOW_START", ReadDataTime::WindowEnd) } else { ("WINDOW_END", ReadDataTime::WindowStart) };
     let waves = "    type: REGULAR\n    height: 2.5\n    period: 8\n    ramp_time: 1\n";
-    let fluid = write_case(&case, &participant_yaml(&BODIES, fluid_read, "RIGID_BODY_REFS"), &model_yaml(&h5, waves));
-    let readings = run_coupled(&case, fluid, vec![FLOAT, PLATE], solid_read, false);
+    let listed: Vec<(&str, [f64; 3])> = bodies.iter().map(|(n, l, _)| (*n, *l)).collect();
+    let fluid = write_case(&case, &participant_yaml(&listed, fluid_read, "RIGID_BODY_REFS"), &model_yaml(&h5, waves));
+    let held: Vec<[f64; 3]> = bodies.iter().map(|(_, _, p)| *p).collect();
+    // Offset from each reference point to its CG (the solid holds the bodies without rotation).
+    let arms: Vec<nalgebra::Vector3<f64>> =
+        bodies.iter().enumerate().map(|(b, (_, l, _))| data.bodies[b].cg - nalgebra::Vector3::from(*l)).collect();
+    let readings = run_coupled(&case, fluid, held, solid_read, false);
     assert_eq!(readings.len(), 30);
     let mut worst: f64 = 0.0;
     for r in &readings {
-        for b in 0..2 {
+        for b in 0..nb {
             let got = Vector6::from_fn(|i, _| if i < 3 { r.forces[3 * b + i] } else { r.torques[3 * b + i - 3] });
-            let want = expected(&exc, &buoyancy, b, r.t);
+            let mut want = expected(&exc, &buoyancy, b, r.t);
+            let moment_shift = arms[b].cross(&want.fixed_rows::<3>(0).into_owned());
+            for i in 0..3 {
+                want[3 + i] += moment_shift[i];
+            }
             let scale = exc[b].amplitudes().norm();
             let err = (got - want).norm() / scale;
             worst = worst.max(err);
@@ -118,4 +134,12 @@ fn regular_wave_load_on_held_bodies_is_excitation_plus_hydrostatics_fluid_first(
 #[test]
 fn regular_wave_load_on_held_bodies_is_excitation_plus_hydrostatics_fluid_second_window_end() {
     regular_wave_case(false);
+}
+
+/// The float alone (the first body of the two-body file), its reference point 0.72 m above the CG:
+/// the hydrodynamics are evaluated at the CG and the moment written is about the reference point,
+/// `M_cg + (cg − ref) × F` (the surge excitation gives a pitch moment about the reference point).
+#[test]
+fn reference_point_away_from_the_cg_shifts_the_moment() {
+    regular_wave_with(true, &[("float", [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])]);
 }

@@ -1,0 +1,95 @@
+//! Start-up errors of the TDPF participant: each bad input is refused by `participant::build` with
+//! a message naming what is wrong and where, before any connection is made.
+
+mod common;
+
+use common::{model_yaml, participant_yaml, rm3, write_case, Xml, FLOAT, PLATE};
+use std::path::Path;
+use tidelink_adapter_core::testing::temp_case;
+use tidelink_tdpf::participant;
+
+const BODIES: [(&str, [f64; 3]); 2] = [("float", FLOAT), ("plate", PLATE)];
+
+/// The error of building a case from its texts, as printed.
+fn build_error(xml: &Xml, participant: &str, model: &str) -> String {
+    let case = temp_case(&xml.text());
+    let fluid = write_case(&case, participant, model);
+    match participant::build(&fluid, &case.config) {
+        Ok(_) => panic!("the case was accepted"),
+        Err(e) => format!("{e:#}"),
+    }
+}
+
+fn good_participant() -> String {
+    participant_yaml(&BODIES, "WINDOW_START", "RIGID_BODY_REFS")
+}
+
+#[test]
+fn unknown_model_key_names_key_file_and_line() {
+    let model = model_yaml(Path::new("rm3.h5"), "    type: REGULAR\n    height: 2.5\n    periode: 8\n");
+    let e = build_error(&Xml::default(), &good_participant(), &model);
+    println!("{e}");
+    assert!(e.contains("tdpf_model.yaml:7"), "{e}");
+    assert!(e.contains("unknown key `periode`") && e.contains("did you mean `period`?"), "{e}");
+}
+
+#[test]
+fn missing_h5_file_is_named() {
+    let model = "model:\n  h5_file: nowhere/rm3.h5\n  waves:\n    type: NO_WAVE\n";
+    let e = build_error(&Xml::default(), &good_participant(), model);
+    println!("{e}");
+    assert!(e.contains("tdpf_model.yaml:2") && e.contains("h5_file `nowhere/rm3.h5` not found"), "{e}");
+}
+
+#[test]
+fn unimplemented_wave_type_names_the_implemented_ones() {
+    let model = model_yaml(Path::new("rm3.h5"), "    type: IRREGULAR_ETA_IMPORT\n");
+    let e = build_error(&Xml::default(), &good_participant(), &model);
+    assert!(e.contains("tdpf_model.yaml:5") && e.contains("implements NO_WAVE, REGULAR, IRREGULAR"), "{e}");
+}
+
+#[test]
+fn implicit_scheme_is_refused() {
+    let xml = Xml { scheme: "serial-implicit", ..Default::default() };
+    let e = build_error(&xml, &good_participant(), &model_yaml(Path::new("rm3.h5"), "    type: NO_WAVE\n"));
+    println!("{e}");
+    assert!(
+        e.contains(
+            "the TDPF participant cannot be iterated: it has no checkpointing; use a serial-explicit or parallel-explicit scheme"
+        ),
+        "{e}"
+    );
+    assert!(e.contains("precice-config.xml:"), "the scheme's line is named: {e}");
+}
+
+#[test]
+fn rigid_body_points_mesh_is_refused() {
+    let participant = participant_yaml(&BODIES, "WINDOW_START", "RIGID_BODY_POINTS");
+    let e = build_error(&Xml::default(), &participant, &model_yaml(Path::new("rm3.h5"), "    type: NO_WAVE\n"));
+    println!("{e}");
+    assert!(e.contains("mesh_type RIGID_BODY_POINTS") && e.contains("RIGID_BODY_REFS"), "{e}");
+}
+
+#[test]
+fn fewer_file_bodies_than_coupling_bodies() {
+    let Some(h5) = rm3() else { return };
+    let three = [("float", FLOAT), ("plate", PLATE), ("buoy", [10.0, 0.0, 0.0])];
+    let participant = participant_yaml(&three, "WINDOW_START", "RIGID_BODY_REFS");
+    let e = build_error(&Xml::default(), &participant, &model_yaml(&h5, "    type: NO_WAVE\n"));
+    println!("{e}");
+    assert!(e.contains("the file has 2 bodies but the model needs 3"), "{e}");
+}
+
+#[test]
+fn body_name_mismatch_is_an_error_in_strict_mode_only() {
+    let Some(h5) = rm3() else { return };
+    let swapped = [("plate", FLOAT), ("float", PLATE)];
+    let participant = participant_yaml(&swapped, "WINDOW_START", "RIGID_BODY_REFS");
+    let strict = format!("{}  strict_body_names: true\n", model_yaml(&h5, "    type: NO_WAVE\n"));
+    let e = build_error(&Xml::default(), &participant, &strict);
+    println!("{e}");
+    assert!(e.contains("model body \"plate\" takes the coefficients of /body1"), "{e}");
+    let case = temp_case(&Xml::default().text());
+    let fluid = write_case(&case, &participant, &model_yaml(&h5, "    type: NO_WAVE\n"));
+    assert!(participant::build(&fluid, &case.config).is_ok(), "without strict_body_names a mismatch only warns");
+}

@@ -48,6 +48,9 @@ fn run_case(backend: &str) -> Vec<Row> {
     let out = Command::new(&tidelink).arg("run").arg(dir.path()).output().expect("start tidelink run");
     let log = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "tidelink run on {backend}:\n{log}");
+    // Guard against a silent fallback: both participants greet with libprecice's version.
+    let banners = log.matches("This is preCICE version 3.4").count();
+    assert_eq!(banners, if backend == "precice" { 2 } else { 0 }, "libprecice banners on {backend}:\n{log}");
     output::read(&dir.path().join("solid/output/ball.csv")).expect("the ball's CSV")
 }
 

@@ -1,4 +1,4 @@
-//! Differential tests: engine scenarios (spec A1–A4, A8, A9, A11, A17, A20, A21, §2.3.6 and
+//! Differential tests: engine scenarios (spec A1–A4, A8–A11, A17, A20, A21, §2.3.6 and
 //! B-spline waveforms) run once on the native engine and once on libprecice 3.4 with the
 //! same XML; every value read, every step size and every status answer must agree to 1e-12.
 //!
@@ -31,6 +31,8 @@ enum Steps {
     Fixed(f64),
     /// These sizes in turn (capped by the max), then `getMaxTimeStepSize()`.
     Schedule(Vec<f64>),
+    /// As `Schedule`, not capped: a refused `advance` is recorded and retried with the max.
+    Unchecked(Vec<f64>),
 }
 
 /// What one participant does: the canonical loop of spec §1.1 with the data named here.
@@ -143,6 +145,11 @@ fn scenario(name: &str) -> Option<Scenario> {
                 b(f64::INFINITY),
             ],
         },
+        // A10: Δ = 2, solver dt 4/7; a 4th step of 4/7 exceeds the window and is refused.
+        "a10_step_too_large" => Scenario {
+            xml: Xml::new(2).scheme(pair(Scheme::parallel("A", "B").window(2).windows(2), "", "")),
+            roles: vec![Role::new("A", &["DataTwo"], &["DataOne"], Steps::Unchecked(vec![4.0 / 7.0; 8])), b(2.0)],
+        },
         // A17: 3D, vector DataOne, B initializes DataTwo.
         "a17_initialized_3d_vector" => Scenario {
             xml: Xml::new(3).vector("DataOne").scheme(pair(
@@ -219,6 +226,8 @@ fn play(role: &Role, backend: Backend, config: &Path) -> Result<Vec<Entry>, Coup
     if initial {
         write_all(p.as_mut(), role, &ids, 0.0)?;
     }
+    // Misuse (spec §1.13): refused by both backends, and harmless.
+    out.push(("advance before initialize".into(), p.advance(1.0).map(|()| 0.0).map_err(|e| e.message)));
     p.initialize()?;
     let (mut t, mut step) = (0.0, 0usize);
     while p.is_coupling_ongoing()? {
@@ -227,6 +236,7 @@ fn play(role: &Role, backend: Backend, config: &Path) -> Result<Vec<Entry>, Coup
         let dt = match &role.steps {
             Steps::Fixed(h) => h.min(max),
             Steps::Schedule(list) => list.get(step).map_or(max, |h| h.min(max)),
+            Steps::Unchecked(list) => list.get(step).copied().unwrap_or(max),
         };
         for data in &role.reads {
             for (what, rel) in [("0", 0.0), ("dt/2", 0.5 * dt), ("dt", dt)] {
@@ -236,7 +246,14 @@ fn play(role: &Role, backend: Backend, config: &Path) -> Result<Vec<Entry>, Coup
         if !role.silent_steps.contains(&step) {
             write_all(p.as_mut(), role, &ids, t + dt)?;
         }
-        p.advance(dt)?;
+        let dt = match p.advance(dt) {
+            Ok(()) => dt,
+            Err(e) => {
+                out.push((format!("step {step} advance({dt:?})"), Err(e.message)));
+                p.advance(max)?;
+                max
+            }
+        };
         t += dt;
         out.push((format!("step {step} window complete"), Ok(flag(p.is_time_window_complete()?))));
         step += 1;
@@ -244,6 +261,10 @@ fn play(role: &Role, backend: Backend, config: &Path) -> Result<Vec<Entry>, Coup
     out.push(("max dt after the end".into(), Ok(p.get_max_time_step_size()?)));
     for data in &role.reads {
         read_all(p.as_mut(), &own, data, &ids, 0.0, &format!("{data} after the end"), &mut out);
+    }
+    out.push(("advance after the end".into(), p.advance(0.1).map(|()| 0.0).map_err(|e| e.message)));
+    if let Some(data) = role.reads.first() {
+        read_all(p.as_mut(), &own, data, &ids, 0.1, &format!("{data} at rel 0.1 after the end"), &mut out);
     }
     p.finalize()?;
     Ok(out)
@@ -381,8 +402,11 @@ fn differential(name: &str) {
                     }
                 }
                 (Err(en), Err(er)) => {
+                    // Same refusal; the wording may differ (reported, not compared).
                     both_failed += 1;
-                    println!("{name}: {} {ln}: both refuse: native `{en}`; preCICE `{er}`", role.me);
+                    if en != er {
+                        println!("{name}: {} {ln}: both refuse, worded: native `{en}`; preCICE `{er}`", role.me);
+                    }
                 }
                 _ => problems.push(format!("{} {ln}: native {vn:?}, preCICE {vr:?}", role.me)),
             }
@@ -444,6 +468,11 @@ fn degree_one_without_substeps() {
 #[test]
 fn a11_first_participant() {
     differential("a11_first_participant");
+}
+
+#[test]
+fn a10_step_too_large() {
+    differential("a10_step_too_large");
 }
 
 #[test]

@@ -9,6 +9,12 @@
 //! C++ destructor, which finalizes implicitly and would end the process through
 //! `std::terminate`; [`Drop`] therefore finalizes explicitly and, when that fails, leaks the
 //! C++ object instead of destroying it.
+//!
+//! Crashes guarded here: in a Release libprecice 3.4.1, `advance()` before `initialize()` or
+//! after `finalize()` dereferences a null profiling event (`_solverAdvanceEvent->stop()` in
+//! `ParticipantImpl::advance`, src/precice/impl/ParticipantImpl.cpp:403, ahead of the state
+//! checks at :407–409) and the process dies with SIGSEGV. This layer answers both with the
+//! library's own messages instead of calling it.
 
 use super::{Coupling, CouplingError, Result, VertexId};
 use std::path::Path;
@@ -18,6 +24,8 @@ pub struct PreciceParticipant {
     name: String,
     /// `None` once finalized (successfully or not): later calls report that.
     inner: Option<::precice::Participant>,
+    /// `initialize()` returned successfully (guards the `advance` crash above).
+    initialized: bool,
 }
 
 /// The library's message, as preCICE wrote it.
@@ -40,7 +48,7 @@ impl PreciceParticipant {
             )));
         };
         let inner = ::precice::Participant::new(name, config_text, 0, 1).map_err(lib)?;
-        Ok(PreciceParticipant { name: name.to_string(), inner: Some(inner) })
+        Ok(PreciceParticipant { name: name.to_string(), inner: Some(inner), initialized: false })
     }
 
     fn get(&self) -> Result<&::precice::Participant> {
@@ -85,7 +93,9 @@ impl Coupling for PreciceParticipant {
     }
 
     fn initialize(&mut self) -> Result<()> {
-        self.get_mut()?.initialize().map_err(lib)
+        self.get_mut()?.initialize().map_err(lib)?;
+        self.initialized = true;
+        Ok(())
     }
 
     fn get_max_time_step_size(&self) -> Result<f64> {
@@ -108,7 +118,12 @@ impl Coupling for PreciceParticipant {
     }
 
     fn advance(&mut self, dt: f64) -> Result<()> {
-        self.get_mut()?.advance(dt).map_err(lib)
+        let p =
+            self.inner.as_mut().ok_or_else(|| CouplingError::new("advance() cannot be called after finalize()."))?;
+        if !self.initialized {
+            return Err(CouplingError::new("initialize() has to be called before advance()."));
+        }
+        p.advance(dt).map_err(lib)
     }
 
     fn requires_writing_checkpoint(&mut self) -> Result<bool> {

@@ -106,6 +106,12 @@ fn warn_unlisted(p: &ParticipantDecl, file: &ParticipantFile, d: &mut Diagnostic
             if file.interface(&u.mesh).is_none() && p.receives(&u.mesh).is_some() {
                 continue;
             }
+            // Added-mass meshes are set up by the adapter from the XML, not from `interfaces`.
+            if file.interface(&u.mesh).is_none()
+                && (config::is_solid_added_mass(&u.mesh) || config::is_fluid_added_mass(&u.mesh))
+            {
+                continue;
+            }
             let loc = file.interface(&u.mesh).map(|i| i.loc.clone()).unwrap_or_else(|| file.adapter.loc.clone());
             let msg = format!(
                 "the XML ({}) declares data `{}` on mesh `{}` for `{}`, but no {key} entry of the participant file lists it",

@@ -1,10 +1,39 @@
 //! Participant YAML files (Chrono-compatible keys): reading them with file-and-line
 //! diagnostics, cross-checking them against the preCICE XML, and a schema-checked YAML
 //! reader for the participants' own model and solver files.
+//!
+//! **`precice_adapter_config.added_mass`** (MBS; seed 002, spec §4.6) is the baseline added
+//! mass of the coupling bodies, in the order of `bodies` (coupling body `i` ↔ block `i` ↔ the
+//! `i`-th group of six columns ↔ `/body{i+1}` of a file). Either
+//!
+//! ```yaml
+//! added_mass:
+//!   h5_filename: rm3.h5            # BEMIO file through data_path; A∞ × rho, inertial axes
+//!   reference_points:              # optional, body reference frame; default: the body's COM
+//!     - {name: float, point: [0, 0, 0]}
+//! ```
+//!
+//! or the coefficients written out, every value multiplied by `density`:
+//!
+//! ```yaml
+//! added_mass:
+//!   density: 1000
+//!   frame: INERTIAL                # or BODY (axes turning with the body); default INERTIAL
+//!   blocks:                        # one per coupling body: 6 rows of 6·Nb values
+//!     - name: ball
+//!       data: [[1, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0],
+//!              [0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]]
+//! ```
+//!
+//! Unknown keys, a row of the wrong length or a missing `density` are errors with file and
+//! line ([`AddedMassSpec`]). The entry is used only when the preCICE XML declares
+//! `SolidAddedMass...`/`FluidAddedMass...` meshes; its blocks are then checked against the
+//! coupling bodies by the MBS participant.
 
 mod check;
 mod lines;
 mod parse;
+mod parse_added_mass;
 mod reader;
 mod typed;
 

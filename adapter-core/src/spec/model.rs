@@ -123,6 +123,76 @@ pub struct AdapterConfig {
     pub read_data_time: ReadDataTime,
     /// Location of the `read_data_time` key (or of the section when absent).
     pub read_data_time_loc: Location,
+    /// `added_mass`: the (baseline) added mass of the coupling bodies; used by the MBS
+    /// participant only when the preCICE XML declares added-mass meshes.
+    pub added_mass: Option<AddedMassSpec>,
+    pub loc: Location,
+}
+
+/// `precice_adapter_config.added_mass`: where the coupling bodies' infinite-frequency added
+/// mass comes from (seed 002). Association is by index: block / file body `i` and column group
+/// `i` belong to coupling body `i` of `bodies`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AddedMassSpec {
+    pub source: AddedMassSource,
+    /// `reference_points`: the point each body's coefficients are about (body reference frame);
+    /// bodies not listed default to their centre of mass.
+    pub reference_points: Vec<ReferencePointSpec>,
+    /// The `added_mass` key.
+    pub loc: Location,
+}
+
+/// The two ways to give the coefficients.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AddedMassSource {
+    /// `h5_filename`: a BEMIO HDF5 file (resolved through `data_path`); `/body{i+1}`'s A∞,
+    /// already × ρ, in inertial axes.
+    H5 { filename: String, loc: Location },
+    /// `density` + `frame` + `blocks`: coefficients written out, each multiplied by `density`.
+    Inline(InlineAddedMass),
+}
+
+/// The axes inline coefficients are expressed in (`frame`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AddedMassFrame {
+    /// World axes (BEM convention; the default).
+    #[default]
+    Inertial,
+    /// The axes of each body's reference frame (coefficients turning with the body).
+    Body,
+}
+
+/// Inline coefficients: one 6 × 6·Nb block per coupling body, values as written (× `density`
+/// gives kg, kg·m, kg·m²; see [`InlineAddedMass::block_si`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct InlineAddedMass {
+    pub density: f64,
+    pub frame: AddedMassFrame,
+    pub blocks: Vec<AddedMassBlockSpec>,
+}
+
+impl InlineAddedMass {
+    /// The rows of block `i` multiplied by the density (SI units), or `None` past the end.
+    pub fn block_si(&self, i: usize) -> Option<Vec<Vec<f64>>> {
+        let b = self.blocks.get(i)?;
+        Some(b.data.iter().map(|row| row.iter().map(|v| v * self.density).collect()).collect())
+    }
+}
+
+/// One entry of `added_mass.blocks`: the coupling body it belongs to and its 6 rows of 6·Nb values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AddedMassBlockSpec {
+    pub name: String,
+    pub data: Vec<Vec<f64>>,
+    pub loc: Location,
+}
+
+/// One entry of `added_mass.reference_points`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReferencePointSpec {
+    pub name: String,
+    /// In the body reference frame.
+    pub point: [f64; 3],
     pub loc: Location,
 }
 

@@ -13,8 +13,9 @@ const SIMULATION: &[&str] = &["end_time", "enforce_realtime", "gravity"];
 /// Keys of Chrono's simulation sections that the adapters never use.
 const SIMULATION_IGNORED: &[&str] = &["time_step", "contact_method", "integrator", "solver", "visualization"];
 const OUTPUT: &[&str] = &["format", "mode", "fps", "directory"];
-const ADAPTER: &[&str] = &["participant_name", "data_path", "angle_degrees", "bodies", "interfaces", "read_data_time"];
-const ADAPTER_IGNORED: &[&str] = &["added_mass", "meshes"];
+const ADAPTER: &[&str] =
+    &["participant_name", "data_path", "angle_degrees", "bodies", "interfaces", "read_data_time", "added_mass"];
+const ADAPTER_IGNORED: &[&str] = &["meshes"];
 const DATA_PATH: &[&str] = &["type", "root"];
 const BODY: &[&str] = &["name", "points", "location", "orientation"];
 const BODY_IGNORED: &[&str] = &["shapes"];
@@ -187,6 +188,7 @@ fn read_adapter(r: &mut Reader, node: &Node) -> Option<AdapterConfig> {
     let angle_degrees = f.get("angle_degrees").and_then(|n| r.boolean(&n, "angle_degrees"));
     let bodies = read_bodies(r, &f);
     let interfaces = read_interfaces(r, &f);
+    let added_mass = f.get("added_mass").and_then(|n| super::parse_added_mass::read_added_mass(r, &n));
     let (read_data_time, read_data_time_loc) = match f.get("read_data_time") {
         Some(n) => {
             let t = r.choice(&n, "read_data_time", READ_DATA_TIMES).unwrap_or_default();
@@ -202,6 +204,7 @@ fn read_adapter(r: &mut Reader, node: &Node) -> Option<AdapterConfig> {
         interfaces,
         read_data_time,
         read_data_time_loc,
+        added_mass,
         loc,
     })
 }

@@ -3,8 +3,12 @@
 //! body with `points`, fixed in its reference frame), loads read into the bodies'
 //! accumulators (replaced every window), the whole system (bodies, joints, force elements)
 //! advanced by one integrator, motion written back, output per coupling body and bitwise
-//! checkpoints of the system and the integrator's history.
+//! checkpoints of the system and the integrator's history. Added mass: a baseline in the
+//! system's mass matrix ([`MbsAdapter::set_added_mass`]) and, on `SolidAddedMass...` meshes,
+//! per-window increments from fluid participants ([`crate::added_mass_exchange`]).
 
+use crate::added_mass::AddedMass;
+use crate::added_mass_exchange::AddedMassExchange;
 use crate::body_set::{BodyHandle, BodySet};
 use crate::force_element::ForceElementSet;
 use crate::hdf5_output::Hdf5Output;
@@ -16,6 +20,7 @@ use crate::state::{BodySetState, IntegratorHistory};
 use crate::system::MultibodySystem;
 use nalgebra::{Point3, Vector3};
 use std::path::PathBuf;
+use tidelink_adapter_core::config::{is_fluid_added_mass, is_solid_added_mass};
 use tidelink_adapter_core::spec::{DataType, MeshType, ParticipantFile};
 use tidelink_adapter_core::{mesh, Adapter, AdapterError, AdapterResult, Coupling, VertexId};
 
@@ -112,6 +117,7 @@ pub struct MbsAdapter {
     after_step: Vec<StepHook>,
     realtime: bool,
     clock: Option<std::time::Instant>,
+    added_mass: AddedMassExchange,
 }
 
 /// One datum of an interface before it is checked, with where it was given.
@@ -168,6 +174,14 @@ impl MbsAdapter {
             a.add_body_at(&b.loc.to_string(), &b.name, points)?;
         }
         for iface in &cfg.interfaces {
+            if is_solid_added_mass(&iface.mesh_name) || is_fluid_added_mass(&iface.mesh_name) {
+                log::info!(
+                    "{}: added-mass mesh `{}` is set up from the preCICE XML, not from this interfaces entry",
+                    iface.loc,
+                    iface.mesh_name
+                );
+                continue;
+            }
             let list = |ds: &[tidelink_adapter_core::spec::DataSpec]| {
                 ds.iter()
                     .map(|d| DatumIn { name: d.name.clone(), kind: d.data_type, at: d.loc.to_string() })
@@ -209,7 +223,33 @@ impl MbsAdapter {
             after_step: Vec::new(),
             realtime: false,
             clock: None,
+            added_mass: AddedMassExchange::default(),
         }
+    }
+
+    /// Puts `added_mass` (hydrodynamic bodies in their own order, e.g. the coupling bodies')
+    /// in the mass matrix, refused now if `M + A` is not positive definite; with added-mass
+    /// meshes it is the baseline the received increments are added to.
+    pub fn set_added_mass(&mut self, added_mass: AddedMass) -> AdapterResult<()> {
+        self.system.set_added_mass(added_mass).map_err(|e| AdapterError::config(e.to_string()))
+    }
+
+    /// Couples `SolidAddedMass...` mesh `mesh_name` (provided by this participant): its
+    /// `36·Nb` vertices are registered at start-up and, with `data`, one sender's increments
+    /// of the coupling bodies' self blocks are read on it every window. Call after the
+    /// coupling bodies are added; without a baseline, zero coefficients are used.
+    pub fn add_added_mass_mesh(&mut self, mesh_name: &str, data: Option<&str>) -> AdapterResult<()> {
+        if !is_solid_added_mass(mesh_name) {
+            return Err(AdapterError::config(format!(
+                "mesh `{mesh_name}` is not an added-mass mesh: the Solid reads added mass on meshes whose names start                  with SolidAddedMass"
+            )));
+        }
+        if self.coupled.is_empty() {
+            return Err(AdapterError::config(format!(
+                "added-mass mesh `{mesh_name}` added before any coupling body; add the coupling bodies first"
+            )));
+        }
+        self.added_mass.add(mesh_name, data)
     }
 
     /// Couples body `name` of the model: through its reference frame (`points: None`,
@@ -291,6 +331,12 @@ impl MbsAdapter {
         writes: Vec<DatumIn>,
         reads: Vec<DatumIn>,
     ) -> AdapterResult<()> {
+        if is_solid_added_mass(mesh_name) || is_fluid_added_mass(mesh_name) {
+            return Err(AdapterError::config(format!(
+                "{at}: `{mesh_name}` is an added-mass mesh (named SolidAddedMass.../FluidAddedMass...); couple it with \
+                 add_added_mass_mesh, not as an interface"
+            )));
+        }
         let points_mesh = match mesh_type {
             MeshType::RigidBodyRefs => false,
             MeshType::RigidBodyPoints => true,
@@ -450,6 +496,20 @@ impl Adapter for MbsAdapter {
                 self.integrator.name()
             )));
         }
+        if self.system.added_mass.is_some() && !self.integrator.handles_added_mass() {
+            return Err(AdapterError::config(format!(
+                "the model has added mass, which the {} integrator cannot take (it belongs in the mass matrix of an \
+                 implicit step); set the solver file's integrator type to HHT or Euler_implicit_linearized",
+                self.integrator.name()
+            )));
+        }
+        if !self.added_mass.is_empty() {
+            if self.system.added_mass.is_none() {
+                self.set_added_mass(crate::added_mass_source::zero(&self.coupled)?)?;
+            }
+            let coupled: Vec<(String, BodyHandle)> = self.coupled.iter().map(|c| (c.name.clone(), c.handle)).collect();
+            self.added_mass.register(coupling, &self.system, &coupled)?;
+        }
         for mi in 0..self.meshes.len() {
             let mesh_name = self.meshes[mi].name.clone();
             let dims = coupling.get_mesh_dimensions(&mesh_name)?;
@@ -512,6 +572,9 @@ impl Adapter for MbsAdapter {
                 }
             }
         }
+        // Same read time as the forces: a force and the added mass it was evaluated with
+        // refer to the same instant.
+        self.added_mass.read(coupling, relative_read_time, &mut self.system, self.time)?;
         Ok(())
     }
 

@@ -27,6 +27,8 @@ pub mod system;
 pub mod tsda;
 
 pub mod adapter;
+pub mod added_mass_exchange;
+pub mod added_mass_source;
 pub mod flap;
 pub mod hdf5_output;
 pub mod model_yaml;

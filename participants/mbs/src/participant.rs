@@ -2,11 +2,12 @@
 //! model and solver files, build the adapter, open the coupling and run the driver loop.
 
 use crate::adapter::{MbsAdapter, OutputFormat, OutputSettings};
-use crate::{model_yaml, solver_yaml};
+use crate::{added_mass_source, model_yaml, solver_yaml};
 use anyhow::{anyhow, bail, Context, Result};
 use nalgebra::Vector3;
 use std::path::{Path, PathBuf};
 use tidelink_adapter_core::coupling::{self, Backend};
+use tidelink_adapter_core::diagnostics::Diagnostics;
 use tidelink_adapter_core::driver::{self, Progress, RunSummary};
 use tidelink_adapter_core::progress::LineReporter;
 use tidelink_adapter_core::spec;
@@ -47,7 +48,19 @@ pub fn run_with_progress(
 /// Reads and cross-checks every file, returning the adapter ready to couple (and the
 /// participant file); all errors name their file and line.
 pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(MbsAdapter, ParticipantFile)> {
-    let (file, _cfg) = spec::load_for_run(participant_file, precice_config).map_err(|d| anyhow!("{d}"))?;
+    let (adapter, file, warnings) = build_with_warnings(participant_file, precice_config)?;
+    warnings.log_warnings();
+    Ok((adapter, file))
+}
+
+/// As [`build`], returning the warnings about the added mass (an `added_mass` entry the XML
+/// does not enable, file bodies named differently from the coupling bodies, ...) instead of
+/// logging them.
+pub fn build_with_warnings(
+    participant_file: &Path,
+    precice_config: &Path,
+) -> Result<(MbsAdapter, ParticipantFile, Diagnostics)> {
+    let (file, cfg) = spec::load_for_run(participant_file, precice_config).map_err(|d| anyhow!("{d}"))?;
     let gravity = Vector3::from(file.simulation.gravity.unwrap_or(DEFAULT_GRAVITY));
     let (Some(model_name), Some(solver_name)) = (&file.model, &file.solver) else {
         bail!(
@@ -61,7 +74,8 @@ pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(MbsAdapt
     let (solver, solver_warnings) = solver_yaml::load(&file.dir().join(solver_name)).map_err(|d| anyhow!("{d}"))?;
     solver_warnings.log_warnings();
     let output = output_settings(&file)?;
-    let adapter = MbsAdapter::new(&file, model, &solver, output)?;
+    let mut adapter = MbsAdapter::new(&file, model, &solver, output)?;
+    let warnings = added_mass_source::configure(&mut adapter, &file, &cfg)?;
     log::info!(
         "MBS participant `{}`: {} bodies, {} coupled, gravity [{}, {}, {}], read_data_time {:?}",
         file.adapter.participant_name,
@@ -72,7 +86,10 @@ pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(MbsAdapt
         gravity.z,
         file.adapter.read_data_time
     );
-    Ok((adapter, file))
+    if let Some(am) = &adapter.system().added_mass {
+        log::info!("added mass on {} coupling bodies, {:?} axes", am.len(), am.frame());
+    }
+    Ok((adapter, file, warnings))
 }
 
 /// CSV (default) or HDF5 output, none for `output.format: NONE`.

@@ -129,3 +129,24 @@ fn hydrostatics_restore_about_the_file_equilibrium() {
     assert!((loads[1].total()[2] - buoyancy).abs() < 1e-6, "body 1 at equilibrium: buoyancy only");
     assert_eq!(loads[0].excitation.norm(), 0.0, "still water");
 }
+
+#[test]
+fn irregular_waves_build_by_superposition_and_need_an_irf_for_convolution() {
+    use tidelink_tdpf::hydro_model::IrregularMethod;
+    use tidelink_tdpf::waves::{Ramp, Spectrum};
+    let d = data();
+    let spec = |method| WaveSpec::Irregular {
+        spectrum: Spectrum::pierson_moskowitz(2.0, 8.0).expect("spectrum"),
+        band: None,
+        seed: 1,
+        heading_deg: 0.0,
+        ramp: Ramp::None,
+        method,
+    };
+    let mut m = HydroModel::new(&d, &HydroOptions { waves: spec(IrregularMethod::Superposition), ..options(true) })
+        .expect("superposition over the file's band");
+    assert!(m.evaluate(0.0, &states(&d)).is_ok());
+    let e =
+        HydroModel::new(&d, &HydroOptions { waves: spec(IrregularMethod::Convolution), ..options(true) }).unwrap_err();
+    assert!(e.to_string().contains("no excitation impulse response"), "{e}");
+}

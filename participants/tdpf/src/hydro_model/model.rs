@@ -126,7 +126,8 @@ impl HydroModel {
             return Err(HydroError::NonFiniteState { body });
         }
         let expected = self.next_time();
-        if !((t - expected).abs() <= TIME_TOLERANCE * self.dt) {
+        let on_time = (t - expected).abs() <= TIME_TOLERANCE * self.dt;
+        if !on_time {
             return Err(HydroError::StateTime { t, expected, dt: self.dt });
         }
         Ok(())

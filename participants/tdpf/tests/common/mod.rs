@@ -186,9 +186,14 @@ pub struct Reading {
     pub added_mass: Vec<f64>,
 }
 
-/// A solid that holds its bodies at fixed poses with zero velocity and records what it reads.
+/// Prescribed reference-point positions and velocities of all bodies at time `t`.
+pub type Motion = Arc<dyn Fn(f64) -> Vec<([f64; 3], [f64; 3])> + Send + Sync>;
+
+/// A solid that holds its bodies at fixed poses with zero velocity (or moves them as `motion`
+/// prescribes, without rotation) and records what it reads.
 pub struct HeldSolid {
     pub points: Vec<[f64; 3]>,
+    pub motion: Option<Motion>,
     pub added_mass: bool,
     pub t: f64,
     pub ids: Vec<VertexId>,
@@ -226,10 +231,21 @@ impl Adapter for HeldSolid {
         Ok(())
     }
     fn write_data(&mut self, coupling: &mut dyn Coupling) -> AdapterResult<()> {
-        let p: Vec<f64> = self.points.iter().flatten().copied().collect();
+        let (p, v): (Vec<f64>, Vec<f64>) = match &self.motion {
+            Some(m) => {
+                let states = m(self.t);
+                (states.iter().flat_map(|s| s.0).collect(), states.iter().flat_map(|s| s.1).collect())
+            }
+            None => {
+                let p: Vec<f64> = self.points.iter().flatten().copied().collect();
+                let v = vec![0.0; p.len()];
+                (p, v)
+            }
+        };
         let zero = vec![0.0; p.len()];
         coupling.write_data("SolidMesh", "positions", &self.ids, &p)?;
-        for d in ["rotations", "velocities", "angular_velocities"] {
+        coupling.write_data("SolidMesh", "velocities", &self.ids, &v)?;
+        for d in ["rotations", "angular_velocities"] {
             coupling.write_data("SolidMesh", d, &self.ids, &zero)?;
         }
         Ok(())
@@ -251,6 +267,18 @@ pub fn run_coupled(
     solid_read: ReadDataTime,
     added_mass: bool,
 ) -> Vec<Reading> {
+    run_coupled_moving(case, fluid_file, points, None, solid_read, added_mass)
+}
+
+/// As [`run_coupled`], the solid moving its bodies as `motion` prescribes.
+pub fn run_coupled_moving(
+    case: &TempCase,
+    fluid_file: PathBuf,
+    points: Vec<[f64; 3]>,
+    motion: Option<Motion>,
+    solid_read: ReadDataTime,
+    added_mass: bool,
+) -> Vec<Reading> {
     use tidelink_adapter_core::coupling::{self, Backend};
     let readings = Arc::new(Mutex::new(Vec::new()));
     let (x1, x2) = (case.config.clone(), case.config.clone());
@@ -267,8 +295,15 @@ pub fn run_coupled(
         (
             "Solid",
             Box::new(move || {
-                let mut solid =
-                    HeldSolid { points, added_mass, t: 0.0, ids: Vec::new(), am_ids: Vec::new(), readings: rec };
+                let mut solid = HeldSolid {
+                    points,
+                    motion,
+                    added_mass,
+                    t: 0.0,
+                    ids: Vec::new(),
+                    am_ids: Vec::new(),
+                    readings: rec,
+                };
                 let mut c = coupling::open(Backend::Native, "Solid", &x2).map_err(|e| format!("Solid: {e}"))?;
                 tidelink_adapter_core::driver::run(&mut solid, c.as_mut(), solid_read, &mut ())
                     .map(|_| ())

@@ -3,6 +3,7 @@
 mod check;
 mod exchange;
 mod gravity;
+mod hydro;
 mod launch;
 mod manifest;
 mod output;
@@ -49,6 +50,17 @@ enum Cmd {
         /// The case directory (or its tidelink.yaml).
         case: PathBuf,
     },
+    /// Generate a BEMIO hydrodynamic file with Capytaine from a YAML description
+    ///
+    /// Installs its Python environment on first use (pinned capytaine, h5py, scipy) and caches
+    /// results by their inputs; prints the path of the file. See docs/hydro.md.
+    Hydro {
+        /// The description (bodies, frequencies, headings, depth, rho, g).
+        description: PathBuf,
+        /// Copy the result here (default: the description's `output:`, else only the cache).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -57,6 +69,10 @@ fn main() -> ExitCode {
     let result: Result<u8> = match cli.command {
         Cmd::Run { case } => run::run(&case),
         Cmd::Check { case } => Ok(if check_command(&case) { 0 } else { 1 }),
+        Cmd::Hydro { description, output } => hydro::generate(&description, output.as_deref()).map(|p| {
+            println!("{}", p.display());
+            0
+        }),
     };
     match result {
         Ok(code) => ExitCode::from(code),

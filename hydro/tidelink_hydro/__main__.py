@@ -16,8 +16,10 @@ from .hydrostatics import stiffness
 
 
 def frequencies(desc):
-    """The BEM frequencies (rad/s): `count` values evenly spaced from `min` to `max`."""
+    """The BEM frequencies (rad/s): the list `values`, or `count` values evenly spaced from `min` to `max`."""
     fr = desc["frequencies"]
+    if "values" in fr:
+        return np.asarray(fr["values"], dtype=float)
     return np.linspace(float(fr["min"]), float(fr["max"]), int(fr["count"]))
 
 

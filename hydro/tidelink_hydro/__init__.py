@@ -1,0 +1,1 @@
+"""tidelink_hydro: BEMIO-layout hydrodynamic files generated with Capytaine (run by `tidelink hydro`)."""

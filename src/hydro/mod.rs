@@ -1,0 +1,118 @@
+//! `tidelink hydro`: a BEMIO-layout hydrodynamic file generated with Capytaine from a YAML description.
+//!
+//! Steps: check the description, look the result up in the cache, else make sure the private Python
+//! environment exists, run the embedded `tidelink_hydro` package, and store the file in the cache.
+//! docs/hydro.md describes the keys, the solver settings and the validation.
+
+mod cache;
+mod description;
+mod runner;
+mod venv;
+
+use anyhow::{Context, Result};
+use description::{Description, Kind};
+use std::path::{Path, PathBuf};
+
+/// Generates (or finds in the cache) the file for `description`; copies it to `output` (or the
+/// description's `output:`) when given. Returns the path of the file to use.
+pub fn generate(description: &Path, output: Option<&Path>) -> Result<PathBuf> {
+    let desc = Description::load(description)?;
+    let json = desc.to_json()?;
+    let root = cache::root()?;
+    let key = result_key(&desc, &json)?;
+    let results = root.join("hydro-results");
+    let cached = results.join(format!("{key}.h5"));
+    if cached.is_file() {
+        println!("[hydro] cached result (same description, package and scripts): {}", cached.display());
+    } else {
+        std::fs::create_dir_all(&results).with_context(|| format!("cannot create {}", results.display()))?;
+        let python = venv::ensure(&root.join("hydro-venv"))?;
+        let work = root.join("hydro-work").join(&key);
+        runner::install_sources(&work)?;
+        let json_path = work.join("description.json");
+        std::fs::write(&json_path, &json).with_context(|| format!("cannot write {}", json_path.display()))?;
+        let partial = results.join(format!("{key}.h5.partial"));
+        let start = std::time::Instant::now();
+        runner::run(&python, &work, &json_path, &partial)?;
+        std::fs::rename(&partial, &cached)
+            .with_context(|| format!("cannot move the result to {}", cached.display()))?;
+        let _ = std::fs::remove_dir_all(&work);
+        println!("[hydro] generated in {:.0} s: {}", start.elapsed().as_secs_f64(), cached.display());
+    }
+    let target = output.map(Path::to_path_buf).or_else(|| desc.output_path(description));
+    match target {
+        Some(out) => {
+            if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            }
+            std::fs::copy(&cached, &out).with_context(|| format!("cannot copy the result to {}", out.display()))?;
+            println!("[hydro] wrote {}", out.display());
+            Ok(out)
+        }
+        None => Ok(cached),
+    }
+}
+
+/// The cache key: tool version, pinned requirements, every embedded script, the description as the
+/// Python side sees it, and the content of any mesh file.
+fn result_key(desc: &Description, json: &str) -> Result<String> {
+    let mut parts: Vec<Vec<u8>> = vec![env!("CARGO_PKG_VERSION").into(), venv::REQUIREMENTS.join(" ").into()];
+    for (name, text) in runner::SOURCES {
+        parts.push(name.as_bytes().to_vec());
+        parts.push(text.as_bytes().to_vec());
+    }
+    parts.push(json.as_bytes().to_vec());
+    for body in desc.bodies.iter().filter(|b| b.kind == Kind::Mesh) {
+        if let Some(file) = &body.file {
+            parts.push(cache::file_key(file)?.into_bytes());
+        }
+    }
+    let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+    Ok(cache::key(&refs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::description::{Depth, Description};
+    use std::path::Path;
+
+    const GOOD: &str = "frequencies: {min: 0.1, max: 2.0, count: 5}\nbodies:\n  - name: ball\n    kind: sphere\n    radius: 5\n    cg: [0, 0, 0]\n";
+
+    #[test]
+    fn parses_a_sphere_with_defaults() {
+        let d = Description::parse(GOOD, Path::new("d.yaml")).unwrap();
+        assert_eq!(d.depth, Depth::Infinite);
+        assert_eq!(d.headings, vec![0.0]);
+        assert!(d.to_json().unwrap().contains("\"depth\": \"infinite\""));
+    }
+
+    #[test]
+    fn unknown_key_names_its_line() {
+        let text = GOOD.replace("    radius: 5\n", "    radius: 5\n    colour: red\n");
+        let e = Description::parse(&text, Path::new("d.yaml")).unwrap_err().to_string();
+        assert!(e.starts_with("d.yaml:6:"), "{e}");
+        assert!(e.contains("colour"), "{e}");
+    }
+
+    #[test]
+    fn kind_checks_name_the_body_line() {
+        let text = GOOD.replace("    radius: 5\n", "    draft: 5\n");
+        let e = Description::parse(&text, Path::new("d.yaml")).unwrap_err().to_string();
+        assert!(e.starts_with("d.yaml:3:") && e.contains("needs the key `radius`"), "{e}");
+    }
+
+    #[test]
+    fn finite_depth_and_bad_depth() {
+        let d = Description::parse(&format!("depth: 70\n{GOOD}"), Path::new("d.yaml")).unwrap();
+        assert_eq!(d.depth, Depth::Finite(70.0));
+        let e = Description::parse(&format!("depth: deep\n{GOOD}"), Path::new("d.yaml")).unwrap_err().to_string();
+        assert!(e.starts_with("d.yaml:1:"), "{e}");
+    }
+
+    #[test]
+    fn rm3_needs_both_bodies() {
+        let text = "frequencies: {min: 0.1, max: 2.0, count: 5}\nbodies:\n  - {name: float, kind: rm3_float, cg: [0, 0, -0.72]}\n";
+        let e = Description::parse(text, Path::new("d.yaml")).unwrap_err().to_string();
+        assert!(e.contains("describe both"), "{e}");
+    }
+}

@@ -1,0 +1,146 @@
+//! `tidelink hydro`: description errors (fast), and generated files checked through our BEMIO reader
+//! against Hulme (1982) and the WAMIT-derived RM3 file (ignored: they need PyPI for the first install,
+//! a one-off ~2 min Green-function table, and minutes of CPU; run with `--ignored`, see docs/hydro.md).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use tidelink_tdpf::bemio;
+
+fn repo(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// Runs `tidelink hydro <description> -o <out>`; returns (success, stdout + stderr).
+fn hydro(description: &Path, out: &Path) -> (bool, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_tidelink"))
+        .arg("hydro")
+        .arg(description)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .expect("tidelink starts");
+    let text = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+    (o.status.success(), text)
+}
+
+fn rel_diff(ours: f64, reference: f64) -> f64 {
+    (ours - reference).abs() / reference.abs()
+}
+
+#[test]
+fn bad_key_is_reported_with_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let desc = dir.path().join("bad.yaml");
+    let text = "frequencies: {min: 0.5, max: 1.0, count: 2}\nbodies:\n  - name: b\n    kind: sphere\n    radus: 2\n    cg: [0, 0, 0]\n";
+    std::fs::write(&desc, text).unwrap();
+    let (ok, out) = hydro(&desc, &dir.path().join("x.h5"));
+    assert!(!ok, "{out}");
+    assert!(out.contains(&format!("{}:5:", desc.display())) && out.contains("radus"), "{out}");
+}
+
+#[test]
+fn missing_kind_key_is_reported_at_the_body() {
+    let dir = tempfile::tempdir().unwrap();
+    let desc = dir.path().join("cyl.yaml");
+    let text = "frequencies: {min: 0.5, max: 1.0, count: 2}\nbodies:\n  - name: c\n    kind: cylinder\n    radius: 2\n    cg: [0, 0, 0]\n";
+    std::fs::write(&desc, text).unwrap();
+    let (ok, out) = hydro(&desc, &dir.path().join("x.h5"));
+    assert!(!ok && out.contains(":3:") && out.contains("`draft`"), "{out}");
+}
+
+/// Hulme (1982) heave coefficients of a floating hemisphere, K = ω²a/g: (K, A/(ρV), B/(ρωV)), V = 2/3 π a³
+/// (docs/hydro.md gives the source).
+const HULME: &[(f64, f64, f64)] = &[
+    (0.1, 0.8627, 0.1816),
+    (0.2, 0.7938, 0.2793),
+    (0.3, 0.7157, 0.3254),
+    (0.4, 0.6452, 0.3410),
+    (0.5, 0.5861, 0.3391),
+    (0.6, 0.5381, 0.3271),
+    (0.7, 0.4999, 0.3098),
+    (0.8, 0.4698, 0.2899),
+    (0.9, 0.4464, 0.2691),
+    (1.0, 0.4284, 0.2484),
+    (1.2, 0.4047, 0.2096),
+    (1.4, 0.3924, 0.1756),
+    (1.6, 0.3871, 0.1469),
+    (1.8, 0.3864, 0.1229),
+    (2.0, 0.3884, 0.1031),
+    (2.5, 0.3988, 0.0674),
+    (3.0, 0.4111, 0.0452),
+];
+
+#[test]
+#[ignore = "needs the Python environment (PyPI) and ~2 min of CPU on first use"]
+fn hemisphere_heave_matches_hulme_within_2_percent_and_is_cached() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("hemisphere.h5");
+    let (ok, text) = hydro(&repo("hydro/examples/hemisphere.yaml"), &out);
+    assert!(ok, "{text}");
+    let data = bemio::read(&out).expect("our reader accepts the file");
+    let (a, volume) = (5.0_f64, 2.0 / 3.0 * std::f64::consts::PI * 125.0);
+    let body = &data.bodies[0];
+    for &(k, ha, hb) in HULME {
+        let f = data.omega.iter().position(|w| (w * w * a / data.g - k).abs() < 1e-3 * k).expect("Hulme's K");
+        let w = data.omega[f];
+        let ca = body.added_mass[f][(2, 2)] / (data.rho * volume);
+        let cb = body.radiation_damping[f][(2, 2)] / (data.rho * w * volume);
+        assert!(rel_diff(ca, ha) < 0.02, "K {k}: A {ca} vs Hulme {ha}");
+        assert!(rel_diff(cb, hb) < 0.02, "K {k}: B {cb} vs Hulme {hb}");
+    }
+    let start = std::time::Instant::now();
+    let (ok, text) = hydro(&repo("hydro/examples/hemisphere.yaml"), &dir.path().join("again.h5"));
+    assert!(ok && text.contains("cached result"), "{text}");
+    assert!(start.elapsed().as_secs_f64() < 5.0, "the second run should come from the cache");
+}
+
+/// Linear interpolation of `f(i)` over the ascending `w` at `w0`.
+fn at(w: &[f64], w0: f64, f: impl Fn(usize) -> f64) -> f64 {
+    let i = w.partition_point(|x| *x < w0).clamp(1, w.len() - 1);
+    let s = (w0 - w[i - 1]) / (w[i] - w[i - 1]);
+    f(i - 1) + s * (f(i) - f(i - 1))
+}
+
+#[test]
+#[ignore = "needs the Python environment (PyPI) and a few minutes of CPU"]
+fn rm3_gdf_heave_matches_the_wamit_file_at_8_s() {
+    let Some(reference) = tidelink_adapter_core::testing::shared_file("data/rm3/rm3.h5") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rm3_gdf.h5");
+    let (ok, text) = hydro(&repo("configs/rm3_reg_waves/hydro/rm3_gdf.yaml"), &out);
+    assert!(ok, "{text}");
+    let ours = bemio::read(&out).expect("our reader accepts the file");
+    let wamit = bemio::read(&reference).unwrap();
+    let w0 = 2.0 * std::f64::consts::PI / 8.0;
+    // (name, body, row, column) of the heave terms: float 3, spar 9, coupling 3-9.
+    for (name, b, r, c) in [("33", 0, 2, 2), ("99", 1, 2, 8), ("39", 0, 2, 8)] {
+        let a = |d: &bemio::HydroData| at(&d.omega, w0, |f| d.bodies[b].added_mass[f][(r, c)]);
+        let bb = |d: &bemio::HydroData| at(&d.omega, w0, |f| d.bodies[b].radiation_damping[f][(r, c)]);
+        let ainf = |d: &bemio::HydroData| d.bodies[b].added_mass_inf[(r, c)];
+        for (what, o, w) in
+            [("A", a(&ours), a(&wamit)), ("B", bb(&ours), bb(&wamit)), ("Ainf", ainf(&ours), ainf(&wamit))]
+        {
+            println!("{what}{name}: ours {o:.5e}, WAMIT {w:.5e}, {:+.2} %", 100.0 * (o - w) / w.abs());
+            assert!(rel_diff(o, w) < 0.02, "{what}{name}: {o} vs {w}");
+        }
+    }
+    for (name, b) in [("3", 0), ("9", 1)] {
+        let x = |d: &bemio::HydroData| {
+            let re = at(&d.omega, w0, |f| d.bodies[b].excitation.re[f][(2, 0)]);
+            let im = at(&d.omega, w0, |f| d.bodies[b].excitation.im[f][(2, 0)]);
+            (re.hypot(im), im.atan2(re).to_degrees())
+        };
+        let ((mo, po), (mw, pw)) = (x(&ours), x(&wamit));
+        println!("|X{name}|: ours {mo:.5e} at {po:+.1}°, WAMIT {mw:.5e} at {pw:+.1}°");
+        assert!(rel_diff(mo, mw) < 0.02, "|X{name}|: {mo} vs {mw}");
+        assert!((po - pw).abs() < 1.0, "phase of X{name}: {po}° vs {pw}° (exp(-iωt) not conjugated?)");
+    }
+    let float_phase = x_phase(&ours, w0);
+    assert!((float_phase - 17.3).abs() < 1.0, "float heave excitation phase {float_phase}° (WAMIT: +17.3°)");
+}
+
+fn x_phase(d: &bemio::HydroData, w0: f64) -> f64 {
+    let re = at(&d.omega, w0, |f| d.bodies[0].excitation.re[f][(2, 0)]);
+    let im = at(&d.omega, w0, |f| d.bodies[0].excitation.im[f][(2, 0)]);
+    im.atan2(re).to_degrees()
+}

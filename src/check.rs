@@ -127,6 +127,7 @@ fn check_backends(case: &Case, d: &mut Diagnostics) {
         }
         keys.push((key, b));
     }
+    check_one_backend(case, d);
     for (key, value) in keys {
         match value.parse::<Backend>() {
             Err(_) => {
@@ -140,6 +141,34 @@ fn check_backends(case: &Case, d: &mut Diagnostics) {
                  `cargo build --workspace --features precice` (libprecice 3.4, see docs/precice-backend.md)",
             ),
             Ok(_) => {}
+        }
+    }
+}
+
+/// The backends of the `tidelink-*` programs `run` starts must agree: the native engine and
+/// libprecice do not speak the same protocol, so a mixed case fails at its first connection.
+fn check_one_backend(case: &Case, d: &mut Diagnostics) {
+    let mut first: Option<(&str, &str)> = None;
+    for (i, p) in case.launched() {
+        let Some(cmd) = p.command.as_ref() else { continue };
+        let program = std::path::Path::new(cmd.program()).file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if !program.starts_with("tidelink-") {
+            continue;
+        }
+        let own = cmd.args().windows(2).find(|w| w[0] == "--backend").map(|w| w[1].as_str());
+        let own = own.or_else(|| cmd.args().iter().find_map(|a| a.strip_prefix("--backend=")));
+        let backend = own.or(case.backend_for(p)).unwrap_or("native");
+        match first {
+            None => first = Some((p.name.as_str(), backend)),
+            Some((name, b)) if b != backend => {
+                let msg = format!(
+                    "`{}` runs on the {backend} backend but `{name}` on {b}: all participants of a case must use the \
+                     same backend (the native engine and libprecice do not talk to each other)",
+                    p.name
+                );
+                d.error(case.loc(&format!("participants[{i}].name")), msg);
+            }
+            Some(_) => {}
         }
     }
 }

@@ -224,6 +224,9 @@ fn tolerate_file_asymmetry(
     am.with_symmetry_tolerance(rel * (1.0 + 1e-9)).map_err(|e| AdapterError::config(format!("{loc}: {e}")))
 }
 
+/// Row blocks (6 × 6N) and cgs of a file's first N bodies.
+type FileCoefficients = (Vec<DMatrix<f64>>, Vec<Vector3<f64>>);
+
 /// `A∞` of the file's first `coupled.len()` bodies restricted to their columns, and the cgs.
 fn from_h5(
     file: &ParticipantFile,
@@ -231,7 +234,7 @@ fn from_h5(
     loc: &Location,
     coupled: &[CouplingBody],
     warnings: &mut Diagnostics,
-) -> AdapterResult<(Vec<DMatrix<f64>>, Vec<Vector3<f64>>)> {
+) -> AdapterResult<FileCoefficients> {
     let path = file.data_file(filename);
     let data = tidelink_tdpf::bemio::read(&path)
         .map_err(|e| AdapterError::config(format!("{loc}: added_mass.h5_filename `{filename}`: {e}")))?;

@@ -175,6 +175,11 @@ fn inline_blocks_are_scaled_by_density_and_must_follow_the_coupling_bodies() {
     let c = case(&static_am_xml(), &participant(&["float", "plate"], one, [0.0; 3]), &model(&["float", "plate"]));
     let e = error_of(&c);
     assert!(e.contains("added_mass has 1 block(s) but there are 2 coupling bodies (float, plate)"), "{e}");
+    // Coefficients in body axes.
+    let body_axes = one.replace("density: 1\n", "density: 1\n    frame: BODY\n").replace("float", "ball");
+    let c = case(&static_am_xml(), &participant(&["ball"], &body_axes, [0.0; 3]), &model(&["ball"]));
+    let (adapter, _) = build(&solid_file(&c), &c.config).unwrap_or_else(|e| panic!("{e:#}"));
+    assert_eq!(adapter.system().added_mass.as_ref().map(|a| a.frame()), Some(tidelink_mbs::Frame::Body));
     // M + A not positive definite: refused at start-up with the body named.
     let bad = one.replace("[0, 0, 1, 0, 0, 0]", "[0, 0, -2000, 0, 0, 0]");
     let c = case(&static_am_xml(), &participant(&["ball"], &bad.replace("float", "ball"), [0.0; 3]), &model(&["ball"]));
@@ -422,9 +427,12 @@ fn increment_bad(window: usize) -> f64 {
     }
 }
 
+/// How a participant thread ended.
+type Outcome = Result<(), String>;
+
 /// Runs the Solid (files from `c`) against the pusher and senders A (`a`) and B; the ball's
 /// vertical velocity after every window, or the Solid's error.
-fn run_dynamic(c: &TempCase, a: fn(usize) -> f64) -> (Result<Vec<f64>, String>, Vec<Result<(), String>>) {
+fn run_dynamic(c: &TempCase, a: fn(usize) -> f64) -> (Result<Vec<f64>, String>, Vec<Outcome>) {
     let velocities = Arc::new(Mutex::new(Vec::new()));
     let (file, xml) = (solid_file(c), c.config.clone());
     let v2 = velocities.clone();
@@ -469,11 +477,33 @@ fn run_dynamic(c: &TempCase, a: fn(usize) -> f64) -> (Result<Vec<f64>, String>, 
 }
 
 fn ball_case() -> TempCase {
-    let entry =
+    ball_case_with(true)
+}
+
+/// The ball coupled on the dynamic XML, with the baseline entry (heave 500 kg) or without one.
+fn ball_case_with(entry: bool) -> TempCase {
+    let text = if entry {
         "  added_mass:\n    density: 1000\n    blocks:\n      - name: ball\n        data: [[0.2, 0, 0, 0, 0, 0], \
-                 [0, 0.2, 0, 0, 0, 0], [0, 0, 0.5, 0, 0, 0], [0, 0, 0, 0.01, 0, 0], [0, 0, 0, 0, 0.01, 0], \
-                 [0, 0, 0, 0, 0, 0.01]]\n";
-    case(&dynamic_xml(), &participant(&["ball"], entry, [0.0; 3]), &model(&["ball"]))
+         [0, 0.2, 0, 0, 0, 0], [0, 0, 0.5, 0, 0, 0], [0, 0, 0, 0.01, 0, 0], [0, 0, 0, 0, 0.01, 0], \
+         [0, 0, 0, 0, 0, 0.01]]\n"
+    } else {
+        ""
+    };
+    case(&dynamic_xml(), &participant(&["ball"], text, [0.0; 3]), &model(&["ball"]))
+}
+
+/// The accelerations per window against F/(m + baseline + ΔA1 + ΔA2).
+fn check_accelerations(v: &[f64], baseline: f64) {
+    assert_eq!(v.len(), WINDOWS, "one step per window");
+    let mut previous = 0.0;
+    for (k, vz) in v.iter().enumerate() {
+        let total = BALL_MASS + baseline + increment_a(k) + increment_b(k);
+        let expected = FORCE / total;
+        let a = (vz - previous) / WINDOW;
+        println!("window {k}: a = {a:.12} m/s², F/(m + A + ΔA1 + ΔA2) = {expected:.12} (total {total} kg)");
+        assert!((a - expected).abs() < 1e-9 * expected, "window {k}: a = {a}, expected {expected}");
+        previous = *vz;
+    }
 }
 
 #[test]
@@ -483,17 +513,17 @@ fn dynamic_added_mass_from_two_senders_adds_to_the_baseline_and_replaces_each_wi
     for r in others {
         r.unwrap_or_else(|e| panic!("{e}"));
     }
-    let v = solid.unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(v.len(), WINDOWS, "one step per window");
-    let mut previous = 0.0;
-    for (k, vz) in v.iter().enumerate() {
-        let total = BALL_MASS + BASELINE_HEAVE + increment_a(k) + increment_b(k);
-        let expected = FORCE / total;
-        let a = (vz - previous) / WINDOW;
-        println!("window {k}: a = {a:.12} m/s², F/(m + A + ΔA1 + ΔA2) = {expected:.12} (total {total} kg)");
-        assert!((a - expected).abs() < 1e-9 * expected, "window {k}: a = {a}, expected {expected}");
-        previous = *vz;
+    check_accelerations(&solid.unwrap_or_else(|e| panic!("{e}")), BASELINE_HEAVE);
+}
+
+#[test]
+fn dynamic_added_mass_without_an_entry_starts_from_zero() {
+    let c = ball_case_with(false);
+    let (solid, others) = run_dynamic(&c, increment_a);
+    for r in others {
+        r.unwrap_or_else(|e| panic!("{e}"));
     }
+    check_accelerations(&solid.unwrap_or_else(|e| panic!("{e}")), 0.0);
 }
 
 #[test]

@@ -1,5 +1,11 @@
 //! The participant entry point shared by the binary and the tests: read the files, build the load
 //! model and the adapter, open the coupling and run the driver loop.
+//!
+//! The coupling window (one fixed `time-window-size` for every scheme the participant is in) is the
+//! radiation model's step; implicit schemes and `method="first-participant"` are refused at start-up.
+//! Hydrostatics use the magnitude of the participant file's `simulation.gravity` (the hydrodynamic
+//! file's g when it is absent; Chrono's TDPF has no gravity key and uses 9.8), so it matches the
+//! solid's gravity; the excitation coefficients are the file's.
 
 use crate::adapter::{CouplingBody, Interface, TdpfAdapter};
 use crate::bemio;

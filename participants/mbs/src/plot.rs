@@ -1,48 +1,65 @@
-//! A PNG plot of a body's main channels (height z, vertical velocity, vertical coupling
-//! force against time), drawn without text so no system font is needed: three stacked
-//! panels, each scaled to its own range, with a grey zero line.
+//! PNG plots drawn without text, so no system font is needed: stacked panels of lines
+//! against time, each panel scaled to its own range, with a grey zero line. `plot_rows`
+//! shows a body's main channels (height z, vertical velocity, vertical coupling force).
 
 use crate::output::Row;
 use plotters::prelude::*;
 use std::path::Path;
 
-/// One panel: the channel of a row it shows and its colour.
-type Channel = (fn(&Row) -> f64, RGBColor);
+/// One line of a panel: its points (t, y) and its colour.
+pub type Line = (Vec<(f64, f64)>, RGBColor);
 
-/// Draws `rows` to `path` (PNG, `width` × `height` pixels).
-pub fn plot_rows(path: &Path, rows: &[Row], width: u32, height: u32) -> Result<(), String> {
-    if rows.len() < 2 {
-        return Err(format!("{}: need at least two rows to plot, got {}", path.display(), rows.len()));
+/// Draws stacked panels to `path` (PNG, `width` × `height` pixels), each panel a set of
+/// lines over the same time range, scaled to its own values, with a grey zero line.
+pub fn plot_panels(path: &Path, panels: &[Vec<Line>], width: u32, height: u32) -> Result<(), String> {
+    let points = |p: &Vec<Line>| p.iter().flat_map(|(l, _)| l.iter().copied()).collect::<Vec<_>>();
+    let all: Vec<(f64, f64)> = panels.iter().flat_map(points).collect();
+    if panels.is_empty() || all.len() < 2 {
+        return Err(format!("{}: need at least two points to plot, got {}", path.display(), all.len()));
     }
+    let (t0, t1) = all.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &(t, _)| (a.min(t), b.max(t)));
+    let t1 = if t1 > t0 { t1 } else { t0 + 1.0 };
     let root = BitMapBackend::new(path, (width, height)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| e.to_string())?;
-    let panels = root.split_evenly((3, 1));
-    let channels: [Channel; 3] =
-        [(|r| r.position.z, BLUE), (|r| r.linvel.z, RED), (|r| r.force.z, RGBColor(0, 140, 0))];
-    let (t0, t1) = (rows[0].time, rows[rows.len() - 1].time);
-    for (panel, (f, colour)) in panels.iter().zip(channels) {
-        let ys: Vec<f64> = rows.iter().map(f).collect();
-        let (mut lo, mut hi) = ys.iter().fold((0.0f64, 0.0f64), |(a, b), &y| (a.min(y), b.max(y)));
+    let areas = root.split_evenly((panels.len(), 1));
+    for (area, lines) in areas.iter().zip(panels) {
+        let (mut lo, mut hi) = points(lines).iter().fold((0.0f64, 0.0f64), |(a, b), &(_, y)| (a.min(y), b.max(y)));
         if hi - lo < 1e-12 {
             hi += 1.0;
             lo -= 1.0;
         }
         let pad = 0.05 * (hi - lo);
-        let mut chart = ChartBuilder::on(panel)
+        let mut chart = ChartBuilder::on(area)
             .margin(8)
             .build_cartesian_2d(t0..t1, (lo - pad)..(hi + pad))
             .map_err(|e| e.to_string())?;
         chart
             .draw_series(LineSeries::new(vec![(t0, 0.0), (t1, 0.0)], &RGBColor(180, 180, 180)))
             .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(LineSeries::new(rows.iter().zip(&ys).map(|(r, &y)| (r.time, y)), colour.stroke_width(2)))
-            .map_err(|e| e.to_string())?;
-        panel
-            .draw(&Rectangle::new([(0, 0), (width as i32 - 1, (height / 3) as i32 - 1)], BLACK))
-            .map_err(|e| e.to_string())?;
+        for (line, colour) in lines {
+            chart
+                .draw_series(LineSeries::new(line.iter().copied(), colour.stroke_width(2)))
+                .map_err(|e| e.to_string())?;
+        }
+        let (w, h) = area.dim_in_pixel();
+        area.draw(&Rectangle::new([(0, 0), (w as i32 - 1, h as i32 - 1)], BLACK)).map_err(|e| e.to_string())?;
     }
     root.present().map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Draws a body's height z (blue), vertical velocity (red) and vertical coupling force
+/// (green) against time, in three panels.
+pub fn plot_rows(path: &Path, rows: &[Row], width: u32, height: u32) -> Result<(), String> {
+    if rows.len() < 2 {
+        return Err(format!("{}: need at least two rows to plot, got {}", path.display(), rows.len()));
+    }
+    let series = |f: fn(&Row) -> f64| rows.iter().map(|r| (r.time, f(r))).collect::<Vec<_>>();
+    let panels = vec![
+        vec![(series(|r| r.position.z), BLUE)],
+        vec![(series(|r| r.linvel.z), RED)],
+        vec![(series(|r| r.force.z), RGBColor(0, 140, 0))],
+    ];
+    plot_panels(path, &panels, width, height)
 }
 
 #[cfg(test)]

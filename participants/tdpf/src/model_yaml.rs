@@ -12,6 +12,8 @@
 //!   radiation:                 # extension
 //!     method: CONVOLUTION      # or STATE_SPACE (the file's realisations)
 //!     truncation_time: 20      # s, convolution only; default the IRF span of the file
+//!     entry_tolerance: 1e-3    # convolution only: skip IRF entries whose peak is below this fraction of
+//!                              # the geometric mean of their diagonal peaks (BEM noise); default 0
 //!   waves:
 //!     type: REGULAR            # NO_WAVE | REGULAR | IRREGULAR (values are case-insensitive, as in Chrono)
 //!     height: 2.5              # m (amplitude = height / 2)
@@ -73,6 +75,7 @@ struct DataPathSection {
 struct RadiationSection {
     method: Option<String>,
     truncation_time: Option<f64>,
+    entry_tolerance: Option<f64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -298,7 +301,20 @@ fn radiation(r: Option<&RadiationSection>, lines: &YamlLines, d: &mut Diagnostic
             return None;
         }
     }
+    if let Some(tol) = r.entry_tolerance {
+        if !(tol >= 0.0 && tol.is_finite()) {
+            d.error(lines.loc("model.radiation.entry_tolerance"), format!("entry_tolerance must be >= 0, got {tol}"));
+            return None;
+        }
+    }
     if method == "STATE_SPACE" {
+        if r.entry_tolerance.is_some() {
+            d.error(
+                lines.loc("model.radiation.entry_tolerance"),
+                "entry_tolerance applies to method: CONVOLUTION only",
+            );
+            return None;
+        }
         if r.truncation_time.is_some() {
             d.error(
                 lines.loc("model.radiation.truncation_time"),
@@ -308,7 +324,10 @@ fn radiation(r: Option<&RadiationSection>, lines: &YamlLines, d: &mut Diagnostic
         }
         return Some(RadiationMethod::StateSpace { feedthrough: Feedthrough::Ignored });
     }
-    Some(RadiationMethod::Convolution { truncation: r.truncation_time, entry_tolerance: 0.0 })
+    Some(RadiationMethod::Convolution {
+        truncation: r.truncation_time,
+        entry_tolerance: r.entry_tolerance.unwrap_or(0.0),
+    })
 }
 
 #[cfg(test)]
@@ -342,6 +361,13 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(m.radiation, RadiationMethod::default());
+        let p = write(
+            dir.path(),
+            "model:\n  h5_file: data.h5\n  radiation:\n    truncation_time: 20\n    entry_tolerance: 1e-3\n",
+        );
+        let m = load(&p).unwrap();
+        assert_eq!(m.radiation, RadiationMethod::Convolution { truncation: Some(20.0), entry_tolerance: 1e-3 });
+        assert_eq!(m.waves, WaveSpec::None);
     }
 
     #[test]

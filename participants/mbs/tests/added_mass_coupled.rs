@@ -611,3 +611,137 @@ fn added_mass_data_must_be_scalar() {
     solid.read_data(&mut Declared { data_dims: 1 }, WINDOW).unwrap();
     assert_eq!(solid.system().added_mass.as_ref().unwrap().blocks()[0][(2, 2)], BASELINE_HEAVE);
 }
+
+/// The RM3 float and plate (free, no PTO) against the TDPF participant in still water, with
+/// the h5 baseline in the Solid and the TDPF participant's (zero) increments on
+/// FluidAddedMass_TDPF: both adapters agree on the added-mass vertices, and the run goes
+/// through with the baseline applied.
+fn rm3_tdpf_xml() -> String {
+    let vectors = ["positions", "rotations", "velocities", "angular_velocities", "forces", "torques"];
+    let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n<precice-configuration>\n");
+    let uses: String = vectors.iter().map(|v| format!("<use-data name=\"{v}\" />")).collect();
+    for v in vectors {
+        x += &format!("  <data:vector name=\"{v}\" />\n");
+    }
+    x += "  <data:scalar name=\"am_coeffs\" />\n";
+    x += &format!("  <mesh name=\"SolidMesh\" dimensions=\"3\">{uses}</mesh>\n");
+    x += &format!("  <mesh name=\"FluidMesh\" dimensions=\"3\">{uses}</mesh>\n");
+    for m in ["FluidAddedMass_TDPF", "SolidAddedMass_TDPF"] {
+        x += &format!("  <mesh name=\"{m}\" dimensions=\"3\"><use-data name=\"am_coeffs\" /></mesh>\n");
+    }
+    x += "  <participant name=\"Solid\">\n    <provide-mesh name=\"SolidMesh\" />\n";
+    for v in &vectors[..4] {
+        x += &format!("    <write-data name=\"{v}\" mesh=\"SolidMesh\" />\n");
+    }
+    x += r#"    <read-data name="forces" mesh="SolidMesh" />
+    <read-data name="torques" mesh="SolidMesh" />
+    <provide-mesh name="SolidAddedMass_TDPF" />
+    <receive-mesh name="FluidAddedMass_TDPF" from="Fluid" />
+    <mapping:nearest-neighbor direction="read" from="FluidAddedMass_TDPF" to="SolidAddedMass_TDPF" constraint="consistent" />
+    <read-data name="am_coeffs" mesh="SolidAddedMass_TDPF" />
+  </participant>
+  <participant name="Fluid">
+    <provide-mesh name="FluidMesh" />
+    <receive-mesh name="SolidMesh" from="Solid" />
+    <mapping:nearest-neighbor direction="read" from="SolidMesh" to="FluidMesh" constraint="consistent" />
+    <mapping:nearest-neighbor direction="write" from="FluidMesh" to="SolidMesh" constraint="conservative" />
+"#;
+    for v in &vectors[..4] {
+        x += &format!("    <read-data name=\"{v}\" mesh=\"FluidMesh\" />\n");
+    }
+    x += r#"    <write-data name="forces" mesh="FluidMesh" />
+    <write-data name="torques" mesh="FluidMesh" />
+    <provide-mesh name="FluidAddedMass_TDPF" />
+    <write-data name="am_coeffs" mesh="FluidAddedMass_TDPF" />
+  </participant>
+  <m2n:sockets acceptor="Fluid" connector="Solid" exchange-directory="{dir}" />
+  <coupling-scheme:serial-explicit>
+    <participants first="Fluid" second="Solid" />
+    <time-window-size value="0.1" />
+    <max-time-windows value="20" />
+"#;
+    for v in &vectors[..4] {
+        x += &format!(
+            "    <exchange data=\"{v}\" mesh=\"SolidMesh\" from=\"Solid\" to=\"Fluid\" initialize=\"yes\" />\n"
+        );
+    }
+    x += r#"    <exchange data="forces" mesh="SolidMesh" from="Fluid" to="Solid" />
+    <exchange data="torques" mesh="SolidMesh" from="Fluid" to="Solid" />
+    <exchange data="am_coeffs" mesh="FluidAddedMass_TDPF" from="Fluid" to="Solid" />
+  </coupling-scheme:serial-explicit>
+</precice-configuration>
+"#;
+    x
+}
+
+#[test]
+fn rm3_with_the_tdpf_participant_applies_the_h5_baseline_and_zero_increments() {
+    let Some(h5) = testing::shared_file("data/rm3/rm3.h5") else { return };
+    let dir = h5.parent().expect("the data folder").display().to_string();
+    let c = testing::temp_case(&rm3_tdpf_xml());
+    let mut solid = participant(&["float", "plate"], "", [0.0, 0.0, -9.81]).replace(
+        "      read_data:\n",
+        "      write_data:\n        - {name: positions, type: POSITIONS}\n        - {name: rotations, type: ROTATIONS}\n        \
+         - {name: velocities, type: LINEAR_VELOCITIES}\n        - {name: angular_velocities, type: ANGULAR_VELOCITIES}\n      \
+         read_data:\n        - {name: torques, type: TORQUES}\n",
+    );
+    solid += &format!("  data_path: {{type: ABSOLUTE, root: \"{dir}\"}}\n  added_mass:\n    h5_filename: rm3.h5\n");
+    // Free bodies at the file's equilibrium, the float released with a heave speed.
+    let bodies = model(&["float", "plate"]);
+    let bodies = bodies[..bodies.find("  tsdas:").unwrap_or(bodies.len())]
+        .replace("[0.1, 0, 0.5]", "[0, 0, 0.5]")
+        .replace("[0.01, 0.02, 0.005]", "[0, 0, 0]")
+        .replace("[0, 0.05, -0.2]", "[0, 0, 0]")
+        .replace("[0, 0.01, 0]", "[0, 0, 0]");
+    c.write("solid/participant.yaml", &solid);
+    c.write("solid/model.yaml", &bodies);
+    c.write("solid/solver.yaml", SOLVER);
+    let mut fluid = String::from(
+        "type: TDPF\nmodel: tdpf_model.yaml\nsimulation:\n  end_time: -1\n  gravity: [0, 0, -9.81]\n\
+         precice_adapter_config:\n  participant_name: Fluid\n  read_data_time: WINDOW_START\n  bodies:\n    \
+         - {name: float, location: [0, 0, -0.72]}\n    - {name: plate, location: [0, 0, -21.29]}\n  interfaces:\n    \
+         - mesh_name: FluidMesh\n      mesh_type: RIGID_BODY_REFS\n      write_data:\n",
+    );
+    fluid += "        - {name: forces, type: FORCES}\n        - {name: torques, type: TORQUES}\n      read_data:\n";
+    fluid += "        - {name: positions, type: POSITIONS}\n        - {name: rotations, type: ROTATIONS}\n";
+    fluid += "        - {name: velocities, type: LINEAR_VELOCITIES}\n        - {name: angular_velocities, type: ANGULAR_VELOCITIES}\n";
+    let fluid_file = c.write("fluid/participant.yaml", &fluid);
+    c.write(
+        "fluid/tdpf_model.yaml",
+        &format!("model:\n  name: rm3\n  h5_file: {}\n  waves:\n    type: NO_WAVE\n", h5.display()),
+    );
+    let (solid_file, x1, x2) = (solid_file(&c), c.config.clone(), c.config.clone());
+    let out = Arc::new(Mutex::new(None));
+    let out2 = out.clone();
+    let results = testing::run_in_threads::<Outcome>(vec![
+        (
+            "Fluid",
+            Box::new(move || {
+                tidelink_tdpf::run_with_progress(&fluid_file, &x1, Backend::Native, &mut ())
+                    .map(|_| ())
+                    .map_err(|e| format!("Fluid: {e:#}"))
+            }),
+        ),
+        (
+            "Solid",
+            Box::new(move || {
+                let (mut a, spec) = build(&solid_file, &x2).map_err(|e| format!("Solid: {e:#}"))?;
+                let baseline = a.system().added_mass.clone();
+                let mut cpl = coupling::open(Backend::Native, "Solid", &x2).map_err(|e| format!("Solid: {e}"))?;
+                driver::run(&mut a, cpl.as_mut(), spec.adapter.read_data_time, &mut ())
+                    .map_err(|e| format!("Solid: {e}"))?;
+                *out2.lock().unwrap() = Some((baseline, a.system().added_mass.clone(), state(&a)));
+                Ok(())
+            }),
+        ),
+    ]);
+    for r in results {
+        r.unwrap_or_else(|e| panic!("{e}"));
+    }
+    let (baseline, applied, s) = out.lock().unwrap().take().expect("the Solid ran");
+    let (baseline, applied) = (baseline.expect("baseline"), applied.expect("applied"));
+    assert_eq!(applied.blocks(), baseline.blocks(), "zero increments leave the h5 baseline");
+    // The float (state[0..13]) heaves within a metre of its equilibrium after 2 s.
+    println!("RM3 + TDPF, t = 2 s: float z = {:.4} m, vz = {:.4} m/s", s[2], s[9]);
+    assert!((s[2] + 0.72).abs() < 1.0 && s[2].is_finite(), "float z {}", s[2]);
+}

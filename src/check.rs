@@ -207,3 +207,38 @@ fn load_specs(case: &Case, cfg: Option<&PreciceConfig>, d: &mut Diagnostics) -> 
     }
     specs
 }
+
+#[cfg(test)]
+mod backend_tests {
+    use super::check_case;
+
+    /// A two-participant case whose manifest ends with `tail`; the diagnostics as text.
+    fn check_with(tail: &str) -> String {
+        let dir = tempfile::tempdir().expect("temporary case");
+        let xml = include_str!("../configs/sphere_drop/precice-config.xml");
+        std::fs::write(dir.path().join("precice-config.xml"), xml).expect("write the XML");
+        let manifest = format!(
+            "precice_config: precice-config.xml\nparticipants:\n  - name: Fluid\n    command: tidelink-buoyancy\n  \
+             - name: Solid\n    command: tidelink-mbs\n{tail}"
+        );
+        std::fs::write(dir.path().join("tidelink.yaml"), manifest).expect("write the manifest");
+        check_case(dir.path()).diags.to_string()
+    }
+
+    #[test]
+    fn an_unknown_backend_is_an_error_with_its_line() {
+        let text = check_with("backend: precise\n");
+        assert!(text.contains("tidelink.yaml:7: error: unknown backend `precise`"), "{text}");
+        assert!(text.contains("did you mean `precice`?"), "{text}");
+    }
+
+    #[test]
+    fn participants_must_not_mix_backends() {
+        let text = check_with("    backend: native\nbackend: precice\n");
+        assert!(
+            text.contains("tidelink.yaml:5: error: `Solid` runs on the native backend but `Fluid` on precice"),
+            "{text}"
+        );
+        assert!(!check_with("backend: native\n").contains("error"), "one backend for all is fine");
+    }
+}

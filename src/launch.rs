@@ -61,3 +61,34 @@ pub fn start(case: &Case, who: usize, p: &ParticipantEntry, tx: &Sender<Event>) 
     }
     Ok(Running { name: p.name.clone(), child })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::command_for;
+    use crate::manifest::Case;
+
+    /// The arguments `run` gives each participant of a manifest with `body` as its entries.
+    fn args_of(body: &str) -> Vec<Vec<String>> {
+        let dir = tempfile::tempdir().expect("temporary case");
+        std::fs::write(dir.path().join("tidelink.yaml"), format!("precice_config: p.xml\n{body}")).expect("manifest");
+        let case = Case::load(dir.path()).unwrap_or_else(|d| panic!("{d}"));
+        let cmd = |p| command_for(&case, p).expect("a command");
+        let args = |c: std::process::Command| c.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
+        case.manifest.participants.iter().map(|p| args(cmd(p))).collect()
+    }
+
+    #[test]
+    fn the_manifest_backend_reaches_tidelink_programs_only() {
+        let got = args_of(concat!(
+            "backend: precice\nparticipants:\n",
+            "  - name: A\n    command: tidelink-mbs\n",
+            "  - name: B\n    command: tidelink-mbs\n    backend: native\n",
+            "  - name: C\n    command: [other-code, -v]\n",
+            "  - name: D\n    command: [tidelink-flap, --backend, native]\n",
+        ));
+        assert_eq!(got[0], ["--backend", "precice"]);
+        assert_eq!(got[1], ["--backend", "native"], "an entry's own key wins");
+        assert_eq!(got[2], ["-v"], "other programs link preCICE themselves");
+        assert_eq!(got[3], ["--backend", "native"], "a command choosing its backend is left alone");
+    }
+}

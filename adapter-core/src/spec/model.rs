@@ -138,6 +138,9 @@ pub struct AddedMassSpec {
     /// `reference_points`: the point each body's coefficients are about (body reference frame);
     /// bodies not listed default to their centre of mass.
     pub reference_points: Vec<ReferencePointSpec>,
+    /// `body_to_body` (default true): keep the blocks coupling different bodies; false keeps each
+    /// body's own 6 × 6 block only, as WEC-Sim does by default (match the fluid's setting).
+    pub body_to_body: bool,
     /// The `added_mass` key.
     pub loc: Location,
 }

@@ -1,13 +1,13 @@
 //! `precice_adapter_config.added_mass` (seed 002, spec §4.6): either a hydrodynamic file
 //! (`h5_filename`) or coefficients written out (`density`, `frame`, `blocks`), plus optional
-//! `reference_points`. Shapes are checked here, with the line of the offending row; whether
+//! `reference_points` and `body_to_body` (false drops the coupling between bodies). Shapes are checked here, with the line of the offending row; whether
 //! the blocks match the coupling bodies is the MBS participant's check.
 
 use super::model::*;
 use super::reader::{Node, Reader};
 
 const SECTION: &str = "precice_adapter_config.added_mass";
-const KEYS: &[&str] = &["h5_filename", "density", "frame", "blocks", "reference_points"];
+const KEYS: &[&str] = &["h5_filename", "density", "frame", "blocks", "reference_points", "body_to_body"];
 const BLOCK: &[&str] = &["name", "data"];
 const POINT: &[&str] = &["name", "point"];
 const FRAMES: &[(&str, AddedMassFrame)] = &[("INERTIAL", AddedMassFrame::Inertial), ("BODY", AddedMassFrame::Body)];
@@ -20,6 +20,10 @@ pub(crate) fn read_added_mass(r: &mut Reader, node: &Node) -> Option<AddedMassSp
         return None;
     };
     let reference_points = f.get("reference_points").map(|n| read_points(r, &n)).unwrap_or(Some(Vec::new()));
+    let body_to_body = match f.get("body_to_body") {
+        Some(n) => r.boolean(&n, "body_to_body"),
+        None => Some(true),
+    };
     let source = match (f.get("h5_filename"), f.get("blocks")) {
         (Some(h5), Some(blocks)) => {
             let msg = format!(
@@ -43,7 +47,7 @@ pub(crate) fn read_added_mass(r: &mut Reader, node: &Node) -> Option<AddedMassSp
             None
         }
     };
-    Some(AddedMassSpec { source: source?, reference_points: reference_points?, loc })
+    Some(AddedMassSpec { source: source?, reference_points: reference_points?, body_to_body: body_to_body?, loc })
 }
 
 fn how_to() -> &'static str {

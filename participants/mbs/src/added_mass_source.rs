@@ -167,6 +167,15 @@ pub fn baseline(
             (blocks, frame, None)
         }
     };
+    let mut blocks = blocks;
+    if !spec.body_to_body {
+        // Each body keeps its own 6 × 6 block (columns 6i..6i+6 of its row block).
+        for (i, b) in blocks.iter_mut().enumerate() {
+            for c in (0..b.ncols()).filter(|c| c / 6 != i) {
+                b.column_mut(c).fill(0.0);
+            }
+        }
+    }
     let points = reference_points(spec, coupled, bodies, cgs.as_deref(), warnings)?;
     let mut am = AddedMass::new(coupled.iter().map(|c| c.handle).collect(), blocks)
         .and_then(|a| a.with_names(coupled.iter().map(|c| c.name.clone()).collect()))

@@ -213,6 +213,28 @@ fn rm3_h5_gives_the_float_heave_and_coupling_added_mass() {
     assert!(w.contains("coupling body 1 `plate` takes the added mass of /body2 named `spar`"), "{w}");
 }
 
+/// `body_to_body: false` keeps each body's own block and drops the coupling between them
+/// (WEC-Sim's default), so the float's heave is kept and its coupling to the plate is zero.
+#[test]
+fn without_body_to_body_terms_only_the_self_blocks_remain() {
+    let Some(h5) = testing::shared_file("data/rm3/rm3.h5") else { return };
+    let dir = h5.parent().expect("the data folder").display().to_string();
+    let entry = format!(
+        "  data_path: {{type: ABSOLUTE, root: \"{dir}\"}}\n  added_mass:\n    h5_filename: rm3.h5\n    body_to_body: false\n"
+    );
+    let c = case(&static_am_xml(), &participant(&["float", "plate"], &entry, [0.0; 3]), &model(&["float", "plate"]));
+    let (adapter, _, _) = build_with_warnings(&solid_file(&c), &c.config).unwrap_or_else(|e| panic!("{e:#}"));
+    let am = adapter.system().added_mass.as_ref().expect("added mass on");
+    let (float, plate) = (&am.blocks()[0], &am.blocks()[1]);
+    assert!((float[(2, 2)] / 1.2328e6 - 1.0).abs() < 1e-3, "float heave kept: {}", float[(2, 2)]);
+    assert!((plate[(2, 8)] / 8.9188e6 - 1.0).abs() < 1e-3, "plate heave kept: {}", plate[(2, 8)]);
+    assert!(float.columns(6, 6).iter().all(|x| *x == 0.0) && plate.columns(0, 6).iter().all(|x| *x == 0.0));
+    let bad = entry.replace("body_to_body: false", "body_to_body: maybe");
+    let c = case(&static_am_xml(), &participant(&["float", "plate"], &bad, [0.0; 3]), &model(&["float", "plate"]));
+    let e = error_of(&c);
+    assert!(e.contains("body_to_body"), "{e}");
+}
+
 /// The two coupling bodies' states after `steps` steps of the model with bodies in `order`.
 fn motion(order: &[&str], steps: usize) -> Vec<f64> {
     let a = two_body_coefficients();

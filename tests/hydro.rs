@@ -48,6 +48,21 @@ fn missing_kind_key_is_reported_at_the_body() {
     assert!(!ok && out.contains(":3:") && out.contains("`draft`"), "{out}");
 }
 
+#[test]
+fn missing_python_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_tidelink"))
+        .arg("hydro")
+        .arg(repo("hydro/examples/hemisphere.yaml"))
+        .env("TIDELINK_CACHE_DIR", dir.path())
+        .env("TIDELINK_PYTHON", dir.path().join("no-such-python3"))
+        .output()
+        .expect("tidelink starts");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(err.contains("cannot start") && err.contains("TIDELINK_PYTHON"), "{err}");
+}
+
 /// Hulme (1982) heave coefficients of a floating hemisphere, K = ω²a/g: (K, A/(ρV), B/(ρωV)), V = 2/3 π a³
 /// (docs/hydro.md gives the source).
 const HULME: &[(f64, f64, f64)] = &[

@@ -9,6 +9,8 @@ import math
 import numpy as np
 import capytaine as cpt
 
+from . import mesh_files
+
 
 def _wedge(polylines, n_sectors):
     """One angular sector (0 .. 2 pi / n) of the surface swept by `polylines` [(r, z), ...]."""
@@ -43,7 +45,12 @@ def lid_mesh(rings, panel, n_sectors, name=None):
 
 def load_closed_mesh(path, lid_panel=None):
     """The wetted part (z <= 0) of a closed .stl/.obj/... mesh file, and a lid over its waterplane."""
-    mesh = cpt.load_mesh(str(path))
+    suffix = str(path).lower().rsplit(".", 1)[-1]
+    if suffix in ("stl", "obj"):
+        vertices, faces = (mesh_files.read_stl if suffix == "stl" else mesh_files.read_obj)(path)
+        mesh = cpt.Mesh(vertices=vertices, faces=faces)
+    else:
+        mesh = cpt.load_mesh(str(path))
     hull = mesh.immersed_part()
     if hull.nb_faces == 0:
         raise ValueError(f"{path}: no part of the mesh is below z = 0")

@@ -18,6 +18,7 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("bodies.py", include_str!("../../hydro/tidelink_hydro/bodies.py")),
     ("hydrostatics.py", include_str!("../../hydro/tidelink_hydro/hydrostatics.py")),
     ("irf.py", include_str!("../../hydro/tidelink_hydro/irf.py")),
+    ("mesh_files.py", include_str!("../../hydro/tidelink_hydro/mesh_files.py")),
     ("meshes.py", include_str!("../../hydro/tidelink_hydro/meshes.py")),
     ("profiles.py", include_str!("../../hydro/tidelink_hydro/profiles.py")),
     ("shapes.py", include_str!("../../hydro/tidelink_hydro/shapes.py")),

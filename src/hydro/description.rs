@@ -299,7 +299,8 @@ impl Description {
         }
         let rm3: Vec<Kind> =
             desc.bodies.iter().map(|b| b.kind).filter(|k| matches!(k, Kind::Rm3Float | Kind::Rm3Spar)).collect();
-        if !rm3.is_empty() && !(rm3.contains(&Kind::Rm3Float) && rm3.contains(&Kind::Rm3Spar)) {
+        let both = rm3.contains(&Kind::Rm3Float) && rm3.contains(&Kind::Rm3Spar);
+        if !rm3.is_empty() && !both {
             bail!(at(top("bodies"), "rm3_float and rm3_spar close the gap between them: describe both".into()));
         }
         Ok(desc)

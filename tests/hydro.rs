@@ -31,7 +31,14 @@ fn rel_diff(ours: f64, reference: f64) -> f64 {
 fn bad_key_is_reported_with_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     let desc = dir.path().join("bad.yaml");
-    let text = "frequencies: {min: 0.5, max: 1.0, count: 2}\nbodies:\n  - name: b\n    kind: sphere\n    radus: 2\n    cg: [0, 0, 0]\n";
+    let text = concat!(
+        "frequencies: {min: 0.5, max: 1.0, count: 2}\n",
+        "bodies:\n",
+        "  - name: b\n",
+        "    kind: sphere\n",
+        "    radus: 2\n",
+        "    cg: [0, 0, 0]\n",
+    );
     std::fs::write(&desc, text).unwrap();
     let (ok, out) = hydro(&desc, &dir.path().join("x.h5"));
     assert!(!ok, "{out}");
@@ -42,7 +49,14 @@ fn bad_key_is_reported_with_file_and_line() {
 fn missing_kind_key_is_reported_at_the_body() {
     let dir = tempfile::tempdir().unwrap();
     let desc = dir.path().join("cyl.yaml");
-    let text = "frequencies: {min: 0.5, max: 1.0, count: 2}\nbodies:\n  - name: c\n    kind: cylinder\n    radius: 2\n    cg: [0, 0, 0]\n";
+    let text = concat!(
+        "frequencies: {min: 0.5, max: 1.0, count: 2}\n",
+        "bodies:\n",
+        "  - name: c\n",
+        "    kind: cylinder\n",
+        "    radius: 2\n",
+        "    cg: [0, 0, 0]\n",
+    );
     std::fs::write(&desc, text).unwrap();
     let (ok, out) = hydro(&desc, &dir.path().join("x.h5"));
     assert!(!ok && out.contains(":3:") && out.contains("`draft`"), "{out}");

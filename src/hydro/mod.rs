@@ -76,7 +76,14 @@ mod tests {
     use super::description::{Depth, Description};
     use std::path::Path;
 
-    const GOOD: &str = "frequencies: {min: 0.1, max: 2.0, count: 5}\nbodies:\n  - name: ball\n    kind: sphere\n    radius: 5\n    cg: [0, 0, 0]\n";
+    const GOOD: &str = concat!(
+        "frequencies: {min: 0.1, max: 2.0, count: 5}\n",
+        "bodies:\n",
+        "  - name: ball\n",
+        "    kind: sphere\n",
+        "    radius: 5\n",
+        "    cg: [0, 0, 0]\n",
+    );
 
     #[test]
     fn parses_a_sphere_with_defaults() {
@@ -111,7 +118,11 @@ mod tests {
 
     #[test]
     fn rm3_needs_both_bodies() {
-        let text = "frequencies: {min: 0.1, max: 2.0, count: 5}\nbodies:\n  - {name: float, kind: rm3_float, cg: [0, 0, -0.72]}\n";
+        let text = concat!(
+            "frequencies: {min: 0.1, max: 2.0, count: 5}\n",
+            "bodies:\n",
+            "  - {name: float, kind: rm3_float, cg: [0, 0, -0.72]}\n",
+        );
         let e = Description::parse(text, Path::new("d.yaml")).unwrap_err().to_string();
         assert!(e.contains("describe both"), "{e}");
     }

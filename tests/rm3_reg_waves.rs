@@ -1,0 +1,251 @@
+//! Validation of the rm3_reg_waves case: `tidelink-mbs` (float, plate, PTO, A∞ in the mass
+//! matrix) coupled to `tidelink-tdpf` (hydrostatics, radiation, excitation from the RM3
+//! hydrodynamic file) through the native engine, in threads, on a temporary copy of
+//! `configs/rm3_reg_waves`. Compared with WEC-Sim's regression series and with a
+//! frequency-domain solution of the same linear model computed here from the file.
+//!
+//! Needs `../shared/data/rm3/rm3.h5` and the WEC-Sim reference CSV beside it; without them
+//! every test prints what it skipped and returns.
+
+use nalgebra::{Complex, DMatrix, DVector};
+use std::f64::consts::PI;
+use std::path::{Path, PathBuf};
+use tidelink_adapter_core::coupling::Backend;
+use tidelink_adapter_core::testing;
+use tidelink_mbs::output::{self, Row};
+
+const XML: &str = include_str!("../configs/rm3_reg_waves/precice-config.xml");
+const SOLID: &str = include_str!("../configs/rm3_reg_waves/solid/participant.yaml");
+const SOLID_MODEL: &str = include_str!("../configs/rm3_reg_waves/solid/model.yaml");
+const SOLID_SOLVER: &str = include_str!("../configs/rm3_reg_waves/solid/solver.yaml");
+const FLUID: &str = include_str!("../configs/rm3_reg_waves/fluid/participant.yaml");
+const FLUID_MODEL: &str = include_str!("../configs/rm3_reg_waves/fluid/tdpf_model.yaml");
+
+const OMEGA: f64 = 2.0 * PI / 8.0;
+const WAVE_AMPLITUDE: f64 = 1.25;
+const PTO_DAMPING: f64 = 1.2e6;
+/// The coupling window of the shipped case (s).
+const SHIPPED_WINDOW: f64 = 0.005;
+/// The steady window of the comparisons (after the 100 s ramp and the transient).
+const STEADY: (f64, f64) = (152.0, 200.0);
+
+fn edit(text: &str, from: &str, to: &str) -> String {
+    assert!(text.contains(from), "the shipped file no longer contains `{from}`");
+    text.replace(from, to)
+}
+
+/// The shared RM3 folder, if the reference data are there.
+fn rm3_data() -> Option<PathBuf> {
+    let h5 = testing::shared_file("data/rm3/rm3.h5");
+    let csv = testing::shared_file("data/rm3/wecsim_rm3_regular_H2p5_T8_reference.csv");
+    match (h5, csv) {
+        (Some(h5), Some(_)) => Some(h5.parent().expect("a folder").to_path_buf()),
+        _ => {
+            println!("skipped: needs ../shared/data/rm3/rm3.h5 and wecsim_rm3_regular_H2p5_T8_reference.csv");
+            None
+        }
+    }
+}
+
+/// The float's and the plate's rows (10 per second) of a coupled run of `duration` s.
+fn coupled(data: &Path, body_to_body: bool, duration: f64, window: f64) -> (Vec<Row>, Vec<Row>) {
+    let xml = edit(XML, r#"exchange-directory=".""#, r#"exchange-directory="{dir}""#);
+    let xml = edit(&xml, r#"<time-window-size value="0.005" />"#, &format!(r#"<time-window-size value="{window}" />"#));
+    let xml = edit(&xml, r#"<max-time value="200" />"#, &format!(r#"<max-time value="{duration}" />"#));
+    let case = testing::temp_case(&xml);
+    // The shipped files reach the data relative to the repository; here it is wherever it is.
+    let absolute = |text: &str| {
+        let t = edit(text, "type: RELATIVE", "type: ABSOLUTE");
+        edit(&t, "root: ../../../../shared/data/rm3", &format!("root: {}", data.display()))
+    };
+    let b2b = format!("body_to_body: {body_to_body}");
+    let solid = edit(SOLID, "body_to_body: false", &b2b);
+    let solid_file = case.write("solid/participant.yaml", &absolute(&solid));
+    case.write("solid/model.yaml", SOLID_MODEL);
+    case.write("solid/solver.yaml", &edit(SOLID_SOLVER, "time_step: 0.005", &format!("time_step: {window}")));
+    let fluid_file = case.write("fluid/participant.yaml", FLUID);
+    case.write("fluid/tdpf_model.yaml", &absolute(&edit(FLUID_MODEL, "body_to_body: false", &b2b)));
+    let (x1, x2) = (case.config.clone(), case.config.clone());
+    let results = testing::run_in_threads::<Result<Vec<PathBuf>, String>>(vec![
+        (
+            "Fluid",
+            Box::new(move || {
+                tidelink_tdpf::participant::run_with_progress(&fluid_file, &x1, Backend::Native, &mut ())
+                    .map(|_| Vec::new())
+                    .map_err(|e| format!("Fluid: {e:#}"))
+            }),
+        ),
+        (
+            "Solid",
+            Box::new(move || {
+                tidelink_mbs::run_with_progress(&solid_file, &x2, Backend::Native, &mut ())
+                    .map(|r| r.outputs)
+                    .map_err(|e| format!("Solid: {e:#}"))
+            }),
+        ),
+    ]);
+    let mut outputs = Vec::new();
+    for r in results {
+        outputs.extend(r.unwrap_or_else(|e| panic!("{e}")));
+    }
+    let read = |name: &str| {
+        let path = outputs.iter().find(|p| p.ends_with(format!("{name}.csv"))).expect("a CSV per body");
+        output::read(path).expect("read the Solid's CSV")
+    };
+    (read("float"), read("plate"))
+}
+
+/// WEC-Sim's regression series: (t, float heave, spar heave, PTO power) every 0.1 s.
+fn wecsim(data: &Path) -> Vec<(f64, f64, f64, f64)> {
+    let text = std::fs::read_to_string(data.join("wecsim_rm3_regular_H2p5_T8_reference.csv")).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("time"))
+        .map(|l| {
+            let v: Vec<f64> = l.split(',').map(|x| x.trim().parse().unwrap()).collect();
+            (v[0], v[1], v[2], v[4])
+        })
+        .collect()
+}
+
+/// Least-squares fit of `y ≈ a cos ωt + b sin ωt + c` over `window`: (amplitude, phase of
+/// `A cos(ωt + φ)` in degrees).
+fn fit(series: &[(f64, f64)], window: (f64, f64)) -> (f64, f64) {
+    let pts: Vec<&(f64, f64)> = series.iter().filter(|(t, _)| *t >= window.0 - 1e-9 && *t <= window.1 + 1e-9).collect();
+    let a = DMatrix::from_fn(pts.len(), 3, |i, j| match j {
+        0 => (OMEGA * pts[i].0).cos(),
+        1 => (OMEGA * pts[i].0).sin(),
+        _ => 1.0,
+    });
+    let y = DVector::from_iterator(pts.len(), pts.iter().map(|p| p.1));
+    let x = (a.transpose() * &a).lu().solve(&(a.transpose() * y)).expect("a well-posed fit");
+    // a cos + b sin = A cos(ωt + φ) with A cos φ = a, −A sin φ = b.
+    (x[0].hypot(x[1]), (-x[1]).atan2(x[0]).to_degrees())
+}
+
+fn heave(rows: &[Row]) -> Vec<(f64, f64)> {
+    let z0 = rows[0].position.z;
+    rows.iter().map(|r| (r.time, r.position.z - z0)).collect()
+}
+
+/// The steady heave of the linear model in the frequency domain, from the file's
+/// coefficients at ω (linear interpolation): `[−ω²(M + A) + iω(B + B_pto) + K] Z = X A_w`,
+/// with or without the body-to-body terms of A and B. (float, spar) as complex amplitudes.
+fn frequency_domain(data: &Path, body_to_body: bool) -> [Complex<f64>; 2] {
+    let hydro = tidelink_tdpf::bemio::read(&data.join("rm3.h5")).expect("read rm3.h5");
+    let w = &hydro.omega;
+    let k = w.iter().position(|x| *x > OMEGA).expect("ω inside the file's grid");
+    let s = (OMEGA - w[k - 1]) / (w[k] - w[k - 1]);
+    let at = |m: &[DMatrix<f64>], r: usize, c: usize| m[k - 1][(r, c)] * (1.0 - s) + m[k][(r, c)] * s;
+    let mass = [725833.0, 886687.0];
+    let mut sys = nalgebra::Matrix2::<Complex<f64>>::zeros();
+    let mut rhs = nalgebra::Vector2::<Complex<f64>>::zeros();
+    for i in 0..2 {
+        let b = &hydro.bodies[i];
+        for j in 0..2 {
+            if i != j && !body_to_body {
+                continue;
+            }
+            let (a, bb) = (at(&b.added_mass, 2, 6 * j + 2), at(&b.radiation_damping, 2, 6 * j + 2));
+            sys[(i, j)] += Complex::new(-OMEGA * OMEGA * a, OMEGA * bb);
+        }
+        sys[(i, i)] += Complex::new(b.hydrostatic_stiffness[(2, 2)] - OMEGA * OMEGA * mass[i], 0.0);
+        let re = b.excitation.re[k - 1][(2, 0)] * (1.0 - s) + b.excitation.re[k][(2, 0)] * s;
+        let im = b.excitation.im[k - 1][(2, 0)] * (1.0 - s) + b.excitation.im[k][(2, 0)] * s;
+        rhs[i] = Complex::new(re, im) * WAVE_AMPLITUDE;
+    }
+    let pto = Complex::new(0.0, OMEGA * PTO_DAMPING);
+    sys[(0, 0)] += pto;
+    sys[(1, 1)] += pto;
+    sys[(0, 1)] -= pto;
+    sys[(1, 0)] -= pto;
+    let z = sys.lu().solve(&rhs).expect("a regular system");
+    [z[0], z[1]]
+}
+
+/// Mean absorbed PTO power `c (ż_float − ż_plate)²` over the steady window.
+fn mean_power(float: &[Row], plate: &[Row]) -> f64 {
+    let p: Vec<f64> = float
+        .iter()
+        .zip(plate)
+        .filter(|(f, _)| f.time >= STEADY.0 - 1e-9 && f.time <= STEADY.1 + 1e-9)
+        .map(|(f, p)| PTO_DAMPING * (f.linvel.z - p.linvel.z).powi(2))
+        .collect();
+    p.iter().sum::<f64>() / p.len() as f64
+}
+
+/// Body-to-body terms off (WEC-Sim's default, as in its regression case): the float and
+/// spar heave follow WEC-Sim's series within 1 cm over 0–200 s, and the steady amplitudes
+/// are within 2 % of the series' own.
+///
+/// The differences that remain are known and small: WEC-Sim integrates with RK4 at 0.1 s
+/// and re-samples the IRF; we couple explicitly, the loads of a window's start state held
+/// over the window, which is first order in the window (the shipped 5 ms: float amplitude
+/// 0.6 % high, max deviation 8.3 mm; at 10 ms 0.9 % and 10.2 mm). An independent heave-only
+/// model on the same file stays within 4.0 mm (float) and 1.8 mm (spar) of the series.
+#[test]
+fn heave_follows_the_wecsim_regression_series() {
+    let Some(data) = rm3_data() else { return };
+    let (float, plate) = coupled(&data, false, 200.0, SHIPPED_WINDOW);
+    let reference = wecsim(&data);
+    let (zf, zp) = (heave(&float), heave(&plate));
+    let mut worst = (0.0f64, 0.0f64);
+    for (t, rf, rp, _) in &reference {
+        let k = (t * 10.0).round() as usize;
+        assert!((zf[k].0 - t).abs() < 1e-6, "output rows every 0.1 s: {} vs {t}", zf[k].0);
+        worst = (worst.0.max((zf[k].1 - rf).abs()), worst.1.max((zp[k].1 - rp).abs()));
+    }
+    let fit_ref = |i: usize| {
+        let s: Vec<(f64, f64)> = reference.iter().map(|r| (r.0, if i == 0 { r.1 } else { r.2 })).collect();
+        fit(&s, STEADY)
+    };
+    let (af, pf) = fit(&zf, STEADY);
+    let (ap, pp) = fit(&zp, STEADY);
+    let ((rf, rpf), (rp, rpp)) = (fit_ref(0), fit_ref(1));
+    let power = mean_power(&float, &plate);
+    let ref_power: f64 = {
+        let p: Vec<f64> = reference.iter().filter(|r| r.0 >= STEADY.0 && r.0 <= STEADY.1).map(|r| r.3).collect();
+        p.iter().sum::<f64>() / p.len() as f64
+    };
+    println!("max |Δ heave| over 0–200 s: float {:.2} mm, spar {:.2} mm", worst.0 * 1e3, worst.1 * 1e3);
+    println!("steady float {af:.4} m at {pf:.1}° (WEC-Sim {rf:.4} m at {rpf:.1}°)");
+    println!("steady spar  {ap:.4} m at {pp:.1}° (WEC-Sim {rp:.4} m at {rpp:.1}°)");
+    println!("mean absorbed PTO power {:.1} kW (WEC-Sim series {:.1} kW)", power / 1e3, ref_power / 1e3);
+    assert!(worst.0 < 0.01 && worst.1 < 0.01, "heave differs from WEC-Sim by {worst:?} m");
+    assert!((af / rf - 1.0).abs() < 0.02, "float amplitude {af} vs {rf}");
+    assert!((ap / rp - 1.0).abs() < 0.02, "spar amplitude {ap} vs {rp}");
+    assert!((power / ref_power - 1.0).abs() < 0.05, "power {power} vs {ref_power}");
+}
+
+/// Body-to-body terms on (Chrono's behaviour: full radiation coupling and the A∞ coupling
+/// terms in the mass matrix): the steady amplitudes match the coupled frequency-domain
+/// solution computed here within 2 %, and so does the phase within 2°. Run at a 10 ms window,
+/// twice the shipped one, to keep the test short: the amplitudes are then about 1 % high.
+#[test]
+fn with_body_to_body_terms_the_steady_heave_matches_the_frequency_domain() {
+    let Some(data) = rm3_data() else { return };
+    let (float, plate) = coupled(&data, true, 200.0, 0.01);
+    let fd = frequency_domain(&data, true);
+    for (name, rows, z) in [("float", &float, fd[0]), ("spar", &plate, fd[1])] {
+        let (a, p) = fit(&heave(rows), STEADY);
+        let (a_fd, p_fd) = (z.norm(), z.arg().to_degrees());
+        println!("{name}: {a:.4} m at {p:.1}°; frequency domain {a_fd:.4} m at {p_fd:.1}°");
+        assert!((a / a_fd - 1.0).abs() < 0.02, "{name}: amplitude {a} vs {a_fd}");
+        let dp = (p - p_fd + 540.0) % 360.0 - 180.0;
+        assert!(dp.abs() < 2.0, "{name}: phase {p}° vs {p_fd}°");
+    }
+    println!("mean absorbed PTO power {:.1} kW", mean_power(&float, &plate) / 1e3);
+}
+
+/// The frequency-domain solution of this file (no time stepping) lands on the figures the
+/// RM3 notes give for the WAMIT coefficients: 0.984 / 0.124 m without and 1.019 / 0.164 m
+/// with the body-to-body terms (1 %), so the comparisons above compare with the right thing.
+#[test]
+fn frequency_domain_reference_matches_the_published_figures() {
+    let Some(data) = rm3_data() else { return };
+    for (b2b, float, spar) in [(false, 0.984, 0.124), (true, 1.019, 0.164)] {
+        let z = frequency_domain(&data, b2b);
+        println!("body_to_body {b2b}: float {:.4} m, spar {:.4} m", z[0].norm(), z[1].norm());
+        assert!((z[0].norm() / float - 1.0).abs() < 0.01, "{b2b}: float {}", z[0].norm());
+        assert!((z[1].norm() / spar - 1.0).abs() < 0.01, "{b2b}: spar {}", z[1].norm());
+    }
+}

@@ -10,7 +10,7 @@
 //!       location: [0, 0, 0.18]   # reference frame origin (required)
 //!       orientation: [0, 0, 0]   # 3 angles or a quaternion [e0, e1, e2, e3]
 //!       fixed: false
-//!       mass: 3.62               # required unless fixed
+//!       mass: 3.62               # kg, required unless fixed; `equilibrium`: ρ V of the hydrodynamic file
 //!       com: {location: [0, 0, 0], orientation: [0, 0, 0]}   # COM frame in the reference frame
 //!       inertia: {moments: [Ixx, Iyy, Izz], products: [Ixy, Ixz, Iyz]}  # about the COM, COM frame
 //!       initial_linear_velocity: [0, 0, 0]    # COM velocity, world
@@ -83,13 +83,22 @@ struct BodyEntry {
     orientation: Option<Vec<f64>>,
     #[serde(default)]
     fixed: bool,
-    mass: Option<f64>,
+    mass: Option<MassEntry>,
     com: Option<ComEntry>,
     inertia: Option<InertiaEntry>,
     initial_linear_velocity: Option<[f64; 3]>,
     initial_angular_velocity: Option<[f64; 3]>,
     visualization: Option<VisualizationEntry>,
     contact: Option<ContactEntry>,
+}
+
+/// A body's `mass`: kilograms, or `equilibrium` (WEC-Sim's word): the water its hull
+/// displaces at rest, ρ V of the hydrodynamic file, so that it floats where the file says.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum MassEntry {
+    Value(f64),
+    Keyword(String),
 }
 
 #[derive(Debug, Deserialize)]
@@ -192,20 +201,37 @@ impl Model {
     }
 }
 
+/// The masses `mass: equilibrium` stands for, by body name (ρ V of a hydrodynamic file).
+pub type EquilibriumMasses<'a> = &'a dyn Fn(&str) -> Option<f64>;
+
 /// Reads `path` and builds its bodies under `gravity`. Ok carries warnings (sections that
 /// are accepted but not modelled yet); every error names the file, line and key.
 pub fn load(path: &Path, gravity: Vector3<f64>) -> Result<(Model, Diagnostics), Diagnostics> {
+    load_with(path, gravity, &|_| None)
+}
+
+/// As [`load`], with the masses of bodies whose `mass` is `equilibrium`.
+pub fn load_with(
+    path: &Path,
+    gravity: Vector3<f64>,
+    equilibrium: EquilibriumMasses,
+) -> Result<(Model, Diagnostics), Diagnostics> {
     let (file, lines) = spec::load_yaml_with_lines::<ModelFile>(path)?;
-    build(file.model, &lines, gravity)
+    build(file.model, &lines, gravity, equilibrium)
 }
 
 /// As [`load`], from text (`path` names it in messages).
 pub fn parse_str(text: &str, path: &Path, gravity: Vector3<f64>) -> Result<(Model, Diagnostics), Diagnostics> {
     let file: ModelFile = spec::parse_yaml_str(text, path)?;
-    build(file.model, &YamlLines::new(text, path), gravity)
+    build(file.model, &YamlLines::new(text, path), gravity, &|_| None)
 }
 
-fn build(m: ModelSection, lines: &YamlLines, gravity: Vector3<f64>) -> Result<(Model, Diagnostics), Diagnostics> {
+fn build(
+    m: ModelSection,
+    lines: &YamlLines,
+    gravity: Vector3<f64>,
+    equilibrium: EquilibriumMasses,
+) -> Result<(Model, Diagnostics), Diagnostics> {
     let mut warnings = Diagnostics::default();
     let mut errors = Diagnostics::default();
     let _ = &m.data_path;
@@ -257,9 +283,34 @@ fn build(m: ModelSection, lines: &YamlLines, gravity: Vector3<f64>) -> Result<(M
         let builder = if b.fixed {
             RigidBodyBuilder::fixed()
         } else {
-            let Some(mass) = b.mass else {
-                errors.error(at(""), format!("body `{}` needs a `mass` (or `fixed: true`)", b.name));
-                continue;
+            let mass = match &b.mass {
+                None => {
+                    errors.error(at(""), format!("body `{}` needs a `mass` (or `fixed: true`)", b.name));
+                    continue;
+                }
+                Some(MassEntry::Value(m)) => *m,
+                Some(MassEntry::Keyword(k)) if k.eq_ignore_ascii_case("equilibrium") => match equilibrium(&b.name) {
+                    Some(m) => m,
+                    None => {
+                        errors.error(
+                            at(".mass"),
+                            format!(
+                                "body `{}`: `mass: equilibrium` is the water it displaces (ρ V of its hydrodynamic \
+                                 file), which needs the body among the coupling bodies and \
+                                 `precice_adapter_config.added_mass.h5_filename`; give the mass in kg otherwise",
+                                b.name
+                            ),
+                        );
+                        continue;
+                    }
+                },
+                Some(MassEntry::Keyword(k)) => {
+                    errors.error(
+                        at(".mass"),
+                        format!("body `{}`: `mass: {k}` is neither a number (kg) nor `equilibrium`", b.name),
+                    );
+                    continue;
+                }
             };
             let Some(moments) = b.inertia.as_ref().and_then(|i| i.moments) else {
                 errors.error(

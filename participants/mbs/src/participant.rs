@@ -68,8 +68,10 @@ pub fn build_with_warnings(
             file.path.display()
         );
     };
+    let masses = equilibrium_masses(&file)?;
+    let equilibrium = |name: &str| masses.iter().find(|(n, _)| n == name).map(|(_, m)| *m);
     let (model, model_warnings) =
-        model_yaml::load(&file.dir().join(model_name), gravity).map_err(|d| anyhow!("{d}"))?;
+        model_yaml::load_with(&file.dir().join(model_name), gravity, &equilibrium).map_err(|d| anyhow!("{d}"))?;
     model_warnings.log_warnings();
     let (solver, solver_warnings) = solver_yaml::load(&file.dir().join(solver_name)).map_err(|d| anyhow!("{d}"))?;
     solver_warnings.log_warnings();
@@ -90,6 +92,24 @@ pub fn build_with_warnings(
         log::info!("added mass on {} coupling bodies, {:?} axes", am.len(), am.frame());
     }
     Ok((adapter, file, warnings))
+}
+
+/// ρ V of each coupling body's hydrodynamic body (by index), when the added mass comes
+/// from a file: what `mass: equilibrium` in the model stands for.
+fn equilibrium_masses(file: &ParticipantFile) -> Result<Vec<(String, f64)>> {
+    let Some(spec) = &file.adapter.added_mass else { return Ok(Vec::new()) };
+    let tidelink_adapter_core::spec::AddedMassSource::H5 { filename, loc } = &spec.source else {
+        return Ok(Vec::new());
+    };
+    let data = tidelink_tdpf::bemio::read(&file.data_file(filename))
+        .map_err(|e| anyhow!("{loc}: added_mass.h5_filename `{filename}`: {e}"))?;
+    Ok(file
+        .adapter
+        .bodies
+        .iter()
+        .zip(&data.bodies)
+        .map(|(c, b)| (c.name.clone(), data.rho * b.displaced_volume))
+        .collect())
 }
 
 /// CSV (default) or HDF5 output, none for `output.format: NONE`.

@@ -213,6 +213,26 @@ fn rm3_h5_gives_the_float_heave_and_coupling_added_mass() {
     assert!(w.contains("coupling body 1 `plate` takes the added mass of /body2 named `spar`"), "{w}");
 }
 
+/// `mass: equilibrium` is ρ V of the added-mass file's body (by coupling index); without a
+/// file it is an error naming the body and what to give instead.
+#[test]
+fn equilibrium_mass_is_the_displaced_water_of_the_file() {
+    let Some(h5) = testing::shared_file("data/rm3/rm3.h5") else { return };
+    let dir = h5.parent().expect("the data folder").display().to_string();
+    let entry = format!("  data_path: {{type: ABSOLUTE, root: \"{dir}\"}}\n  added_mass:\n    h5_filename: rm3.h5\n");
+    let model =
+        model(&["float", "plate"]).replace("mass: 725833", "mass: equilibrium").replace("mass: 886687", "mass: 1");
+    let model = model.replace("mass: 1\n", "mass: EQUILIBRIUM\n");
+    assert!(model.contains("mass: equilibrium"), "{model}");
+    let c = case(&static_am_xml(), &participant(&["float", "plate"], &entry, [0.0; 3]), &model);
+    let (adapter, _, _) = build_with_warnings(&solid_file(&c), &c.config).unwrap_or_else(|e| panic!("{e:#}"));
+    let mass = |i: usize| adapter.bodies().get(adapter.coupling_bodies()[i].handle).unwrap().mass();
+    assert!((mass(0) - 725833.0).abs() < 1e-6 && (mass(1) - 886687.0).abs() < 1e-6, "{} {}", mass(0), mass(1));
+    let c = case(&static_am_xml(), &participant(&["float", "plate"], "", [0.0; 3]), &model);
+    let e = error_of(&c);
+    assert!(e.contains("`mass: equilibrium` is the water it displaces"), "{e}");
+}
+
 /// `body_to_body: false` keeps each body's own block and drops the coupling between them
 /// (WEC-Sim's default), so the float's heave is kept and its coupling to the plate is zero.
 #[test]

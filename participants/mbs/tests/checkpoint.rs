@@ -4,8 +4,8 @@
 
 use nalgebra::Vector3;
 use tidelink_adapter_core::Adapter;
-use tidelink_mbs::flap::{self, FlapSettings};
 use tidelink_mbs::adapter::MbsAdapter;
+use tidelink_mbs::flap::{self, FlapSettings};
 use tidelink_mbs::Rsda;
 
 fn state_bits(a: &MbsAdapter) -> Vec<u64> {

@@ -17,6 +17,7 @@ use tidelink_mbs::output::{self, Row};
 const XML: &str = include_str!("../configs/rm3_reg_waves/precice-config.xml");
 const SOLID: &str = include_str!("../configs/rm3_reg_waves/solid/participant.yaml");
 const SOLID_MODEL: &str = include_str!("../configs/rm3_reg_waves/solid/model.yaml");
+const PLATE_FREE_MODEL: &str = include_str!("../configs/rm3_reg_waves/plate_free/solid/model.yaml");
 const SOLID_SOLVER: &str = include_str!("../configs/rm3_reg_waves/solid/solver.yaml");
 const FLUID: &str = include_str!("../configs/rm3_reg_waves/fluid/participant.yaml");
 const FLUID_MODEL: &str = include_str!("../configs/rm3_reg_waves/fluid/tdpf_model.yaml");
@@ -49,6 +50,11 @@ fn rm3_data() -> Option<PathBuf> {
 
 /// The float's and the plate's rows (10 per second) of a coupled run of `duration` s.
 fn coupled(data: &Path, body_to_body: bool, duration: f64, window: f64) -> (Vec<Row>, Vec<Row>) {
+    coupled_model(data, SOLID_MODEL, body_to_body, duration, window)
+}
+
+/// As [`coupled`], with the Solid's model file `model`.
+fn coupled_model(data: &Path, model: &str, body_to_body: bool, duration: f64, window: f64) -> (Vec<Row>, Vec<Row>) {
     let xml = edit(XML, r#"exchange-directory=".""#, r#"exchange-directory="{dir}""#);
     let xml = edit(&xml, r#"<time-window-size value="0.005" />"#, &format!(r#"<time-window-size value="{window}" />"#));
     let xml = edit(&xml, r#"<max-time value="200" />"#, &format!(r#"<max-time value="{duration}" />"#));
@@ -61,7 +67,7 @@ fn coupled(data: &Path, body_to_body: bool, duration: f64, window: f64) -> (Vec<
     let b2b = format!("body_to_body: {body_to_body}");
     let solid = edit(SOLID, "body_to_body: false", &b2b);
     let solid_file = case.write("solid/participant.yaml", &absolute(&solid));
-    case.write("solid/model.yaml", SOLID_MODEL);
+    case.write("solid/model.yaml", model);
     case.write("solid/solver.yaml", &edit(SOLID_SOLVER, "time_step: 0.005", &format!("time_step: {window}")));
     let fluid_file = case.write("fluid/participant.yaml", FLUID);
     case.write("fluid/tdpf_model.yaml", &absolute(&edit(FLUID_MODEL, "body_to_body: false", &b2b)));
@@ -248,4 +254,28 @@ fn frequency_domain_reference_matches_the_published_figures() {
         assert!((z[0].norm() / float - 1.0).abs() < 0.01, "{b2b}: float {}", z[0].norm());
         assert!((z[1].norm() / spar - 1.0).abs() < 0.01, "{b2b}: spar {}", z[1].norm());
     }
+}
+
+/// The variant with the spar free (`configs/rm3_reg_waves/plate_free`): the bodies are
+/// axisymmetric, so in linear theory heave does not couple to surge and pitch, and the heave
+/// of both bodies must be that of the case with the spar held to heave (within 1 mm over the
+/// first 40 s), while the waves now also make the pair surge and pitch.
+#[test]
+fn with_the_spar_free_heave_is_unchanged_and_the_pair_surges_and_pitches() {
+    let Some(data) = rm3_data() else { return };
+    let (held_f, held_p) = coupled(&data, false, 40.0, SHIPPED_WINDOW);
+    let (free_f, free_p) = coupled_model(&data, PLATE_FREE_MODEL, false, 40.0, SHIPPED_WINDOW);
+    let worst =
+        |a: &[Row], b: &[Row]| a.iter().zip(b).map(|(x, y)| (x.position.z - y.position.z).abs()).fold(0.0, f64::max);
+    let (df, dp) = (worst(&held_f, &free_f), worst(&held_p, &free_p));
+    let surge = free_p.iter().map(|r| r.position.x.abs()).fold(0.0, f64::max);
+    let pitch = free_p.iter().map(|r| r.rotation.y.abs()).fold(0.0, f64::max);
+    println!("spar free vs held, 40 s: heave differs by {:.3} mm (float), {:.3} mm (spar)", df * 1e3, dp * 1e3);
+    println!("spar free: surge up to {surge:.4} m, pitch up to {:.3}°", pitch.to_degrees());
+    assert!(df < 1e-3 && dp < 1e-3, "heave changed: {df} m, {dp} m");
+    assert!(surge > 1e-3 && pitch > 1e-4, "the free spar did not move: surge {surge} m, pitch {pitch} rad");
+    assert!(
+        held_p.iter().all(|r| r.position.x.abs() < 1e-9 && r.rotation.y.abs() < 1e-9),
+        "the held spar moved sideways"
+    );
 }

@@ -2,7 +2,8 @@
 //! `rm3_results.csv` (heave of float and spar with WEC-Sim's regression series where it
 //! exists, PTO force and absorbed power) and two PNG plots without text:
 //!
-//! - `heave.png`: float (top) and spar (bottom) heave, ours in blue, WEC-Sim's in orange;
+//! - `heave.png`: float (top) and spar (middle) heave, ours in blue, WEC-Sim's in orange on
+//!   top of it, and (bottom) ours minus WEC-Sim's, float blue, spar green;
 //! - `pto.png`: PTO force on the float (top) and absorbed power (bottom).
 //!
 //! `cargo run --release --example rm3_plots -- <bodies.h5> <wecsim.csv or -> <out folder>`
@@ -17,6 +18,7 @@ const PTO_DAMPING: f64 = 1.2e6;
 const OMEGA: f64 = 2.0 * std::f64::consts::PI / 8.0;
 const BLUE: plotters::style::RGBColor = plotters::style::RGBColor(30, 80, 200);
 const ORANGE: plotters::style::RGBColor = plotters::style::RGBColor(230, 120, 20);
+const GREEN: plotters::style::RGBColor = plotters::style::RGBColor(0, 140, 0);
 
 /// (time, heave from the start, vertical velocity) of one body.
 fn body(h5: &Path, name: &str) -> Result<Vec<(f64, f64, f64)>> {
@@ -83,9 +85,16 @@ fn main() -> Result<()> {
 
     let ours = |b: &[(f64, f64, f64)]| b.iter().map(|r| (r.0, r.1)).collect::<Vec<_>>();
     let theirs = |k: usize| reference.iter().map(|r| (r.0, if k == 0 { r.1 } else { r.2 })).collect::<Vec<_>>();
-    let heave: Vec<Vec<Line>> =
-        vec![vec![(theirs(0), ORANGE), (ours(&float), BLUE)], vec![(theirs(1), ORANGE), (ours(&plate), BLUE)]];
-    plot_panels(&out.join("heave.png"), &heave, 1200, 800).map_err(anyhow::Error::msg)?;
+    let mut heave: Vec<Vec<Line>> =
+        vec![vec![(ours(&float), BLUE), (theirs(0), ORANGE)], vec![(ours(&plate), BLUE), (theirs(1), ORANGE)]];
+    if !reference.is_empty() {
+        // Ours minus WEC-Sim's, where both exist: float blue, spar green.
+        let diff = |b: &[(f64, f64, f64)], k: usize| {
+            b.iter().filter_map(|r| at(r.0).map(|x| (r.0, r.1 - if k == 0 { x.1 } else { x.2 }))).collect::<Vec<_>>()
+        };
+        heave.push(vec![(diff(&float, 0), BLUE), (diff(&plate, 1), GREEN)]);
+    }
+    plot_panels(&out.join("heave.png"), &heave, 1200, 1000).map_err(anyhow::Error::msg)?;
     let pto: Vec<Vec<Line>> = vec![vec![(force, BLUE)], vec![(power.clone(), BLUE)]];
     plot_panels(&out.join("pto.png"), &pto, 1200, 800).map_err(anyhow::Error::msg)?;
 

@@ -36,5 +36,6 @@ out=demos/rm3_reg_waves/results
 cargo run --release -q -p tidelink --example rm3_plots -- \
     demos/rm3_reg_waves/solid/output/bodies.h5 "$reference" "$out"
 echo
-echo "heave.png: float (top) and spar (bottom) heave against time, ours blue, WEC-Sim's orange (0-200 s, when available)"
+echo "heave.png: float (top) and spar (middle) heave against time, ours blue, WEC-Sim's orange (0-200 s, when"
+echo "           available), and ours minus WEC-Sim's (bottom: float blue, spar green)"
 echo "pto.png:   PTO force on the float (top) and absorbed power (bottom)"

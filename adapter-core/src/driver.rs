@@ -1,9 +1,10 @@
 //! The one driver loop every participant runs (seed "Common structure", spec §1.1).
 
-use crate::adapter::{Adapter, AdapterResult};
+use crate::adapter::{Adapter, AdapterError, AdapterResult};
 use crate::coupling::native::time::Kahan;
-use crate::coupling::Coupling;
+use crate::coupling::{self, Backend, Coupling, CouplingError};
 use crate::spec::ReadDataTime;
+use std::path::Path;
 
 /// What the driver did, for logs and tests.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -27,6 +28,44 @@ pub trait Progress {
 }
 
 impl Progress for () {}
+
+/// Why [`couple`] stopped, naming the participant (the cause is the error's source).
+#[derive(Debug, thiserror::Error)]
+pub enum CoupleError {
+    /// The coupling could not be opened: the XML, the participant name, the backend.
+    #[error("opening participant `{name}` of {config}")]
+    Open {
+        name: String,
+        config: String,
+        #[source]
+        source: CouplingError,
+    },
+    /// The run started and failed.
+    #[error("participant `{name}` stopped")]
+    Run {
+        name: String,
+        #[source]
+        source: AdapterError,
+    },
+}
+
+/// Opens participant `name` of `config` on `backend` and runs `adapter` to the end: what every
+/// participant does once its files are read and its adapter is built.
+pub fn couple(
+    adapter: &mut dyn Adapter,
+    name: &str,
+    config: &Path,
+    backend: Backend,
+    read_time: ReadDataTime,
+    progress: &mut dyn Progress,
+) -> Result<RunSummary, CoupleError> {
+    let mut c = coupling::open(backend, name, config).map_err(|source| CoupleError::Open {
+        name: name.to_string(),
+        config: config.display().to_string(),
+        source,
+    })?;
+    run(adapter, c.as_mut(), read_time, progress).map_err(|source| CoupleError::Run { name: name.to_string(), source })
+}
 
 /// Runs `adapter` coupled through `coupling` until the coupling ends, then finalizes.
 ///

@@ -2,6 +2,7 @@
 //! preCICE XML model, participant YAML files, the `Adapter` trait and the driver loop.
 
 pub mod adapter;
+pub mod cli;
 pub mod config;
 pub mod coupling;
 pub mod diagnostics;

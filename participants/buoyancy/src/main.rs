@@ -1,35 +1,19 @@
 //! `tidelink-buoyancy <participant.yaml> --precice-config <xml> [--backend native|precice]`
 
 use clap::Parser;
-use std::path::PathBuf;
 use std::process::ExitCode;
-use tidelink_adapter_core::coupling::Backend;
+use tidelink_adapter_core::cli::{self, ParticipantArgs};
 
 /// Buoyancy-and-drag stand-in fluid participant for a sphere.
 #[derive(Parser)]
 #[command(name = "tidelink-buoyancy", version)]
 struct Cli {
-    /// The participant YAML file.
-    participant: PathBuf,
-    /// The preCICE XML configuration shared by all participants.
-    #[arg(long)]
-    precice_config: PathBuf,
-    /// Coupling backend: `native` (Tidelink's engine) or `precice` (the real library).
-    #[arg(long, default_value = "native")]
-    backend: Backend,
+    #[command(flatten)]
+    args: ParticipantArgs,
 }
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
-    let cli = Cli::parse();
-    match tidelink_buoyancy::run(&cli.participant, &cli.precice_config, cli.backend) {
-        Ok(summary) => {
-            log::info!("coupling ended at t = {} after {} windows", summary.time, summary.windows);
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::FAILURE
-        }
-    }
+    let a = Cli::parse().args;
+    cli::finish(tidelink_buoyancy::run(&a.participant, &a.precice_config, a.backend))
 }

@@ -1,35 +1,19 @@
 //! `tidelink-mbs <participant.yaml> --precice-config <xml> [--backend native|precice]`
 
 use clap::Parser;
-use std::path::PathBuf;
 use std::process::ExitCode;
-use tidelink_adapter_core::coupling::Backend;
+use tidelink_adapter_core::cli::{self, ParticipantArgs};
 
-/// Multibody (solid) participant: rigid bodies coupled through their reference frames.
+/// Multibody (solid) participant: rigid bodies, joints, springs and dampers, coupled through reference frames or points.
 #[derive(Parser)]
 #[command(name = "tidelink-mbs", version)]
 struct Cli {
-    /// The participant YAML file.
-    participant: PathBuf,
-    /// The preCICE XML configuration shared by all participants.
-    #[arg(long)]
-    precice_config: PathBuf,
-    /// Coupling backend: `native` (Tidelink's engine) or `precice` (the real library).
-    #[arg(long, default_value = "native")]
-    backend: Backend,
+    #[command(flatten)]
+    args: ParticipantArgs,
 }
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
-    let cli = Cli::parse();
-    match tidelink_mbs::run(&cli.participant, &cli.precice_config, cli.backend) {
-        Ok(report) => {
-            log::info!("coupling ended at t = {} after {} windows", report.summary.time, report.summary.windows);
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::FAILURE
-        }
-    }
+    let a = Cli::parse().args;
+    cli::finish(tidelink_mbs::run(&a.participant, &a.precice_config, a.backend).map(|r| r.summary))
 }

@@ -3,10 +3,10 @@
 
 use crate::adapter::{MbsAdapter, OutputFormat, OutputSettings};
 use crate::{added_mass_source, model_yaml, solver_yaml};
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use nalgebra::Vector3;
 use std::path::{Path, PathBuf};
-use tidelink_adapter_core::coupling::{self, Backend};
+use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::diagnostics::Diagnostics;
 use tidelink_adapter_core::driver::{self, Progress, RunSummary};
 use tidelink_adapter_core::progress::LineReporter;
@@ -37,11 +37,8 @@ pub fn run_with_progress(
     progress: &mut dyn Progress,
 ) -> Result<RunReport> {
     let (mut adapter, file) = build(participant_file, precice_config)?;
-    let name = file.adapter.participant_name.clone();
-    let mut coupling = coupling::open(backend, &name, precice_config)
-        .with_context(|| format!("opening participant `{name}` of {}", precice_config.display()))?;
-    let summary = driver::run(&mut adapter, coupling.as_mut(), file.adapter.read_data_time, progress)
-        .with_context(|| format!("participant `{name}` stopped"))?;
+    let (name, read_time) = (&file.adapter.participant_name, file.adapter.read_data_time);
+    let summary = driver::couple(&mut adapter, name, precice_config, backend, read_time, progress)?;
     Ok(RunReport { summary, outputs: adapter.output_paths() })
 }
 

@@ -15,7 +15,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use nalgebra::{Rotation3, Vector3};
 use std::path::Path;
 use tidelink_adapter_core::config::{PreciceConfig, TimeWindowSize};
-use tidelink_adapter_core::coupling::{self, Backend};
+use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::driver::{self, Progress, RunSummary};
 use tidelink_adapter_core::progress::LineReporter;
 use tidelink_adapter_core::spec::{self, ParticipantFile};
@@ -33,11 +33,8 @@ pub fn run_with_progress(
     progress: &mut dyn Progress,
 ) -> Result<RunSummary> {
     let (mut adapter, file) = build(participant_file, precice_config)?;
-    let name = file.adapter.participant_name.clone();
-    let mut coupling = coupling::open(backend, &name, precice_config)
-        .with_context(|| format!("opening participant `{name}` of {}", precice_config.display()))?;
-    driver::run(&mut adapter, coupling.as_mut(), file.adapter.read_data_time, progress)
-        .with_context(|| format!("participant `{name}` stopped"))
+    let (name, read_time) = (&file.adapter.participant_name, file.adapter.read_data_time);
+    Ok(driver::couple(&mut adapter, name, precice_config, backend, read_time, progress)?)
 }
 
 /// Reads and cross-checks every file (participant YAML, XML, model YAML, HDF5), returning the

@@ -1,35 +1,19 @@
 //! `tidelink-stream <participant.yaml> --precice-config <xml> [--backend native|precice]`
 
 use clap::Parser;
-use std::path::PathBuf;
 use std::process::ExitCode;
-use tidelink_adapter_core::coupling::Backend;
+use tidelink_adapter_core::cli::{self, ParticipantArgs};
 
 /// Stand-in fluid participant: drag of a uniform stream on the points of a plate.
 #[derive(Parser)]
 #[command(name = "tidelink-stream", version)]
 struct Cli {
-    /// The participant YAML file.
-    participant: PathBuf,
-    /// The preCICE XML configuration shared by all participants.
-    #[arg(long)]
-    precice_config: PathBuf,
-    /// Coupling backend: `native` (Tidelink's engine) or `precice` (the real library).
-    #[arg(long, default_value = "native")]
-    backend: Backend,
+    #[command(flatten)]
+    args: ParticipantArgs,
 }
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
-    let cli = Cli::parse();
-    match tidelink_buoyancy::stream::participant::run(&cli.participant, &cli.precice_config, cli.backend) {
-        Ok(summary) => {
-            log::info!("coupling ended at t = {} after {} windows", summary.time, summary.windows);
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::FAILURE
-        }
-    }
+    let a = Cli::parse().args;
+    cli::finish(tidelink_buoyancy::stream::participant::run(&a.participant, &a.precice_config, a.backend))
 }

@@ -1,11 +1,11 @@
 //! `tidelink-flap --precice-config <xml> [options]`: the rigid flap built in code (see
 //! `tidelink_mbs::flap`), coupled as the Solid of `configs/flap`.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Parser;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tidelink_adapter_core::coupling::{self, Backend};
+use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::driver;
 use tidelink_adapter_core::progress::LineReporter;
 use tidelink_adapter_core::spec::ReadDataTime;
@@ -51,11 +51,9 @@ fn run(cli: &Cli) -> Result<()> {
     };
     let output = OutputSettings { directory: cli.output.clone(), fps: Some(cli.fps), format: OutputFormat::Csv };
     let mut solid = flap::adapter(&settings, Some(output))?;
-    let mut c = coupling::open(cli.backend, &settings.participant, &cli.precice_config).with_context(|| {
-        format!("opening participant `{}` of {}", settings.participant, cli.precice_config.display())
-    })?;
-    let summary = driver::run(&mut solid, c.as_mut(), ReadDataTime::WindowStart, &mut LineReporter::default())
-        .with_context(|| format!("participant `{}` stopped", settings.participant))?;
+    let (name, config) = (&settings.participant, &cli.precice_config);
+    let summary =
+        driver::couple(&mut solid, name, config, cli.backend, ReadDataTime::WindowStart, &mut LineReporter::default())?;
     log::info!("coupling ended at t = {} after {} windows", summary.time, summary.windows);
     Ok(())
 }

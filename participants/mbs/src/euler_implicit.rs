@@ -39,16 +39,6 @@ impl Integrator for LinearizedImplicitEuler {
         "linearized implicit Euler"
     }
 
-    fn step_system(
-        &mut self,
-        bodies: &mut BodySet,
-        joints: &JointSet,
-        forces: &ForceElementSet,
-        dt: f64,
-    ) -> Result<(), MbsError> {
-        self.step_full(bodies, joints, forces, None, dt)
-    }
-
     fn handles_added_mass(&self) -> bool {
         true
     }

@@ -129,16 +129,6 @@ impl Integrator for Hht {
         "HHT-alpha"
     }
 
-    fn step_system(
-        &mut self,
-        bodies: &mut BodySet,
-        joints: &JointSet,
-        forces: &ForceElementSet,
-        h: f64,
-    ) -> Result<(), MbsError> {
-        self.step_full(bodies, joints, forces, None, h)
-    }
-
     fn handles_added_mass(&self) -> bool {
         true
     }

@@ -23,14 +23,16 @@ pub trait Integrator: Send {
     fn step(&mut self, bodies: &mut BodySet, dt: f64) -> Result<(), MbsError> {
         self.step_system(bodies, &JointSet::new(), &ForceElementSet::new(), dt)
     }
-    /// Advances `bodies` under `joints` and `forces` by `dt`.
+    /// Advances `bodies` under `joints` and `forces` by `dt` (no added mass).
     fn step_system(
         &mut self,
         bodies: &mut BodySet,
         joints: &JointSet,
         forces: &ForceElementSet,
         dt: f64,
-    ) -> Result<(), MbsError>;
+    ) -> Result<(), MbsError> {
+        self.step_full(bodies, joints, forces, None, dt)
+    }
     /// Advances `bodies` under `joints`, `forces` and the infinite-frequency added mass
     /// `added_mass` (in the mass matrix, `M + A∞`) by `dt`. Schemes without a mass matrix
     /// in their step refuse added mass ([`MbsError::AddedMassUnsupported`]).
@@ -41,12 +43,7 @@ pub trait Integrator: Send {
         forces: &ForceElementSet,
         added_mass: Option<&AddedMass>,
         dt: f64,
-    ) -> Result<(), MbsError> {
-        match added_mass {
-            None => self.step_system(bodies, joints, forces, dt),
-            Some(_) => Err(MbsError::AddedMassUnsupported(self.name())),
-        }
-    }
+    ) -> Result<(), MbsError>;
     /// Whether [`Integrator::step_full`] takes added mass (implicit schemes do).
     fn handles_added_mass(&self) -> bool {
         false
@@ -86,15 +83,20 @@ impl Integrator for SemiImplicitEuler {
         false
     }
 
-    /// Joints cannot be kept by an explicit free-body scheme: a system with joints or
-    /// force elements is refused (use HHT or linearized implicit Euler).
-    fn step_system(
+    /// Joints cannot be kept by an explicit free-body scheme, nor added mass without a mass
+    /// matrix: a system with joints, force elements or added mass is refused (use HHT or
+    /// linearized implicit Euler).
+    fn step_full(
         &mut self,
         bodies: &mut BodySet,
         joints: &JointSet,
         forces: &ForceElementSet,
+        added_mass: Option<&AddedMass>,
         dt: f64,
     ) -> Result<(), MbsError> {
+        if added_mass.is_some() {
+            return Err(MbsError::AddedMassUnsupported(self.name()));
+        }
         if !joints.is_empty() || !forces.is_empty() {
             return Err(MbsError::Unsupported("semi-implicit Euler advances free bodies only; joints and force elements need HHT or Euler_implicit_linearized"));
         }

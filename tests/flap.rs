@@ -159,7 +159,7 @@ fn coupled(window: f64, duration: f64, solid: Solid) -> Vec<Row> {
             })
         }
     };
-    let results = testing::run_in_threads::<Result<Vec<PathBuf>, String>>(vec![
+    let outputs = testing::run_participants(vec![
         (
             "Fluid",
             Box::new(move || {
@@ -170,10 +170,6 @@ fn coupled(window: f64, duration: f64, solid: Solid) -> Vec<Row> {
         ),
         ("Solid", solid_job),
     ]);
-    let mut outputs = Vec::new();
-    for r in results {
-        outputs.extend(r.unwrap_or_else(|e| panic!("{e}")));
-    }
     assert_eq!(outputs.len(), 1, "one CSV file for the flap");
     let rows = output::read(&outputs[0]).expect("read the Solid's CSV");
     assert_eq!(rows.len(), (duration / window).round() as usize + 1, "one row per window plus the initial one");

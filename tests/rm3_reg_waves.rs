@@ -72,7 +72,7 @@ fn coupled_model(data: &Path, model: &str, body_to_body: bool, duration: f64, wi
     let fluid_file = case.write("fluid/participant.yaml", FLUID);
     case.write("fluid/tdpf_model.yaml", &absolute(&edit(FLUID_MODEL, "body_to_body: false", &b2b)));
     let (x1, x2) = (case.config.clone(), case.config.clone());
-    let results = testing::run_in_threads::<Result<Vec<PathBuf>, String>>(vec![
+    let outputs = testing::run_participants(vec![
         (
             "Fluid",
             Box::new(move || {
@@ -90,10 +90,6 @@ fn coupled_model(data: &Path, model: &str, body_to_body: bool, duration: f64, wi
             }),
         ),
     ]);
-    let mut outputs = Vec::new();
-    for r in results {
-        outputs.extend(r.unwrap_or_else(|e| panic!("{e}")));
-    }
     let read = |name: &str| {
         let path = outputs.iter().find(|p| p.ends_with(format!("{name}.csv"))).expect("a CSV per body");
         output::read(path).expect("read the Solid's CSV")

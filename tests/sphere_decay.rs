@@ -31,7 +31,7 @@
 use hdf5_metno as hdf5;
 use nalgebra::Complex;
 use std::f64::consts::PI;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::testing;
@@ -239,7 +239,7 @@ fn coupled(window: f64) -> Vec<(f64, f64)> {
     let fluid_file = case.write("fluid/participant.yaml", FLUID);
     case.write("fluid/tdpf_model.yaml", FLUID_MODEL);
     let (x1, x2) = (case.config.clone(), case.config.clone());
-    let results = testing::run_in_threads::<Result<Vec<PathBuf>, String>>(vec![
+    let outputs = testing::run_participants(vec![
         (
             "Fluid",
             Box::new(move || {
@@ -257,10 +257,6 @@ fn coupled(window: f64) -> Vec<(f64, f64)> {
             }),
         ),
     ]);
-    let mut outputs = Vec::new();
-    for r in results {
-        outputs.extend(r.unwrap_or_else(|e| panic!("{e}")));
-    }
     let path = outputs.iter().find(|p| p.ends_with("sphere.csv")).expect("the sphere's CSV");
     let rows: Vec<Row> = output::read(path).expect("read the Solid's CSV");
     rows.iter().map(|r| (r.time, r.position.z)).collect()

@@ -112,7 +112,7 @@ fn coupled(s: &Setup) -> Vec<Row> {
     );
 
     let (x1, x2) = (case.config.clone(), case.config.clone());
-    let results = testing::run_in_threads::<Result<Vec<std::path::PathBuf>, String>>(vec![
+    let outputs = testing::run_participants(vec![
         (
             "Fluid",
             Box::new(move || {
@@ -130,10 +130,6 @@ fn coupled(s: &Setup) -> Vec<Row> {
             }),
         ),
     ]);
-    let mut outputs = Vec::new();
-    for r in results {
-        outputs = r.unwrap_or_else(|e| panic!("{e}"));
-    }
     assert_eq!(outputs.len(), 1, "one CSV file for the ball");
     let rows = output::read(&outputs[0]).expect("read the Solid's CSV");
     assert_eq!(rows.len(), s.windows + 1, "one row per window plus the initial one");

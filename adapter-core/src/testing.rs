@@ -50,6 +50,16 @@ pub fn run_in_threads<T: Send + 'static>(jobs: Vec<Job<T>>) -> Vec<T> {
     handles.into_iter().map(|h| h.join().expect("participant thread panicked")).collect()
 }
 
+/// Runs participants in threads, each reporting the output files it wrote, and returns all
+/// of those files; a participant that failed panics the test with its message.
+pub fn run_participants(jobs: Vec<Job<Result<Vec<PathBuf>, String>>>) -> Vec<PathBuf> {
+    let mut outputs = Vec::new();
+    for r in run_in_threads(jobs) {
+        outputs.extend(r.unwrap_or_else(|e| panic!("{e}")));
+    }
+    outputs
+}
+
 /// The shared reference-data folder (`../shared` next to the workspace), if present.
 pub fn shared_dir() -> Option<PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared");

@@ -28,7 +28,7 @@ fn run(format: &str, fps: &str) -> Vec<std::path::PathBuf> {
     let fluid_file = case.write("fluid/participant.yaml", FLUID);
     case.write("fluid/buoyancy_model.yaml", FLUID_MODEL);
     let (x1, x2) = (case.config.clone(), case.config.clone());
-    let results = testing::run_in_threads::<Result<Vec<std::path::PathBuf>, String>>(vec![
+    let outputs = testing::run_participants(vec![
         (
             "Fluid",
             Box::new(move || {
@@ -46,10 +46,6 @@ fn run(format: &str, fps: &str) -> Vec<std::path::PathBuf> {
             }),
         ),
     ]);
-    let mut outputs = Vec::new();
-    for r in results {
-        outputs = r.unwrap_or_else(|e| panic!("{e}"));
-    }
     // Copy the files out of the temporary case before it is removed.
     let keep = std::env::temp_dir().join(format!("tidelink_adapter_output_{format}_{fps}_{}", std::process::id()));
     std::fs::create_dir_all(&keep).unwrap();

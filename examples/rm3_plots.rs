@@ -11,8 +11,8 @@
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use tidelink_mbs::hdf5_output;
-use tidelink_mbs::plot::{plot_panels, Line};
+use tidelink_mbs::io::hdf5_output;
+use tidelink_mbs::io::plot::{plot_panels, Line};
 
 const PTO_DAMPING: f64 = 1.2e6;
 const OMEGA: f64 = 2.0 * std::f64::consts::PI / 8.0;

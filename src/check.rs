@@ -1,9 +1,11 @@
-//! `tidelink check`: every validation that can run without starting a participant — the
-//! XML, each participant file, and the agreements between files that nothing else checks.
+//! `tidelink check`: every validation that can run without starting a run — the XML, each
+//! participant file, each participant's own files (through its `--check`), and the agreements
+//! between files that nothing else checks.
 
 use crate::gravity;
 use crate::launch;
 use crate::manifest::Case;
+use crate::participant_check;
 use crate::paths;
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -39,6 +41,10 @@ pub fn check_case(path: &std::path::Path) -> Checked {
     check_manifest(&case, config.as_ref(), &mut diags);
     let specs = load_specs(&case, config.as_ref(), &mut diags);
     diags.extend(gravity::check(&specs));
+    if config.is_some() {
+        let facts = participant_check::run_all(&case, &mut diags);
+        diags.extend(participant_check::cross_rules(&facts));
+    }
     Checked { case: Some(case), config, diags }
 }
 

@@ -7,6 +7,7 @@ mod hydro;
 mod launch;
 mod manifest;
 mod output;
+mod participant_check;
 mod paths;
 mod progress_view;
 mod run;
@@ -43,8 +44,9 @@ enum Cmd {
     },
     /// Validate a case without running it
     ///
-    /// Checks the preCICE XML, every participant file, and the agreements between them
-    /// (participant, mesh and data names, read_data_time, gravity). Prints every problem as
+    /// Checks the preCICE XML, every participant file, every `tidelink-*` participant's own
+    /// files (model, solver, hydrodynamic; by running it with `--check`), and the agreements
+    /// between them (participant, mesh and data names, read_data_time, gravity, body_to_body). Prints every problem as
     /// `file:line: error: ...`; exits 0 when there are no errors (warnings are allowed).
     Check {
         /// The case directory (or its tidelink.yaml).

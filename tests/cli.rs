@@ -289,3 +289,73 @@ participants:
     let wd = case.file("solid").canonicalize().expect("solid folder");
     assert!(t.contains(&format!("[Solid] {}", wd.display())), "{t}");
 }
+
+/// A copy of the shipped sphere_drop case (tidelink-mbs and tidelink-buoyancy), with `edit`
+/// applied to the text of some of its files.
+fn sphere_drop_with(edits: &[(&str, &str, &str)]) -> Case {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/sphere_drop");
+    let case = Case(tempfile::tempdir().expect("temporary case folder"));
+    for f in [
+        "tidelink.yaml",
+        "precice-config.xml",
+        "fluid/participant.yaml",
+        "fluid/buoyancy_model.yaml",
+        "solid/participant.yaml",
+        "solid/model.yaml",
+        "solid/solver.yaml",
+    ] {
+        let mut text = std::fs::read_to_string(root.join(f)).unwrap_or_else(|e| panic!("read {f}: {e}"));
+        for (file, from, to) in edits {
+            if *file == f {
+                assert!(text.contains(from), "{f} has no `{from}`");
+                text = text.replace(from, to);
+            }
+        }
+        case.write(f, &text);
+    }
+    case
+}
+
+#[test]
+fn check_runs_each_participants_own_check_on_its_model_and_solver_files() {
+    let case = sphere_drop_with(&[]);
+    let o = tidelink(&["check"], case.path());
+    assert!(o.status.success(), "the shipped case passes:\n{}", text(&o));
+
+    // A negative mass (model file) and an unknown integrator (solver file): only the MBS
+    // participant reads these files, so only its own check can find them.
+    let case = sphere_drop_with(&[
+        ("solid/model.yaml", "mass: 3.62", "mass: -3.62"),
+        ("fluid/buoyancy_model.yaml", "radius: 0.12", "radius: -0.12"),
+    ]);
+    let o = tidelink(&["check"], case.path());
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    assert_error_at(&t, &case.file("solid/model.yaml"), 10, "mass");
+    assert!(
+        t.lines().any(|l| l.starts_with(&format!("{}:", case.file("fluid/buoyancy_model.yaml").display()))
+            && l.contains("error")
+            && l.contains("radius")),
+        "the buoyancy model's error with its file:\n{t}"
+    );
+}
+
+#[test]
+fn a_participant_program_that_cannot_check_is_an_error_naming_it() {
+    // A `tidelink-*` program that exits without answering (here: one that is not Tidelink's).
+    let case = sphere_drop_with(&[("tidelink.yaml", "command: tidelink-buoyancy", "command: ./tidelink-broken")]);
+    case.write(
+        "tidelink-broken",
+        "#!/bin/sh\necho 'error while loading shared libraries: libprecice.so.3' >&2\nexit 127\n",
+    );
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(case.file("tidelink-broken"), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let o = tidelink(&["check"], case.path());
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    assert!(
+        t.contains("the check of participant `Fluid` (tidelink-broken --check) failed: exited with status 127")
+            && t.contains("libprecice"),
+        "{t}"
+    );
+}

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use tidelink_mbs::output::{self, Row};
+use tidelink_mbs::io::output::{self, Row};
 
 const FILES: [&str; 7] = [
     "tidelink.yaml",

@@ -12,7 +12,7 @@ use tidelink_adapter_core::spec::ReadDataTime;
 use tidelink_adapter_core::testing;
 use tidelink_mbs::adapter::{OutputFormat, OutputSettings};
 use tidelink_mbs::flap::{self, FlapSettings};
-use tidelink_mbs::output::{self, Row};
+use tidelink_mbs::io::output::{self, Row};
 
 const XML: &str = include_str!("../configs/flap/precice-config.xml");
 const FLUID: &str = include_str!("../configs/flap/fluid/participant.yaml");

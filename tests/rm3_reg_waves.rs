@@ -12,7 +12,7 @@ use std::f64::consts::PI;
 use std::path::{Path, PathBuf};
 use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::testing;
-use tidelink_mbs::output::{self, Row};
+use tidelink_mbs::io::output::{self, Row};
 
 const XML: &str = include_str!("../configs/rm3_reg_waves/precice-config.xml");
 const SOLID: &str = include_str!("../configs/rm3_reg_waves/solid/participant.yaml");
@@ -133,7 +133,7 @@ fn heave(rows: &[Row]) -> Vec<(f64, f64)> {
 /// coefficients at ω (linear interpolation): `[−ω²(M + A) + iω(B + B_pto) + K] Z = X A_w`,
 /// with or without the body-to-body terms of A and B. (float, spar) as complex amplitudes.
 fn frequency_domain(data: &Path, body_to_body: bool) -> [Complex<f64>; 2] {
-    let hydro = tidelink_tdpf::bemio::read(&data.join("rm3.h5")).expect("read rm3.h5");
+    let hydro = tidelink_bemio::read(&data.join("rm3.h5")).expect("read rm3.h5");
     let w = &hydro.omega;
     let k = w.iter().position(|x| *x > OMEGA).expect("ω inside the file's grid");
     let s = (OMEGA - w[k - 1]) / (w[k] - w[k - 1]);

@@ -35,7 +35,7 @@ use std::path::Path;
 use std::time::Instant;
 use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::testing;
-use tidelink_mbs::output::{self, Row};
+use tidelink_mbs::io::output::{self, Row};
 
 const XML: &str = include_str!("sphere_decay/precice-config.xml");
 const SOLID: &str = include_str!("sphere_decay/solid/participant.yaml");

@@ -7,7 +7,7 @@
 use std::f64::consts::PI;
 use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::testing;
-use tidelink_mbs::output::{self, Row};
+use tidelink_mbs::io::output::{self, Row};
 
 const XML: &str = include_str!("../configs/sphere_drop/precice-config.xml");
 const SOLID: &str = include_str!("../configs/sphere_drop/solid/participant.yaml");

@@ -16,7 +16,7 @@ use std::path::Path;
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 use tidelink_adapter_core::coupling::native::NativeParticipant;
-use tidelink_adapter_core::{Coupling, CouplingError};
+use tidelink_adapter_core::{Coupling, CouplingData, CouplingError};
 
 const WINDOWS: usize = 10_000;
 const WARMUP: usize = 500;

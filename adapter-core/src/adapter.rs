@@ -2,7 +2,7 @@
 //! translates between coupling data and solver state; the driver owns the loop and an
 //! adapter never calls `advance` on the coupling itself.
 
-use crate::coupling::Coupling;
+use crate::coupling::CouplingData;
 use thiserror::Error;
 
 /// Errors raised by adapters and the driver; the binaries report them with context.
@@ -38,24 +38,29 @@ impl AdapterError {
 
 pub type AdapterResult<T> = std::result::Result<T, AdapterError>;
 
-/// The hooks of one participant (seed "Common structure"): mesh registration,
-/// read/write translation, the solver step, checkpoints and output.
+/// The hooks of one participant (docs/design/participants.md): mesh registration, read/write
+/// translation, the solver step, checkpoints and output.
+///
+/// Adapters keep no clock: the driver owns coupled time and passes it in (`time` below is the
+/// coupled time at the start of the window or step), and restores it itself when a window is
+/// repeated. Adapters see the coupling only through [`CouplingData`] (meshes, read, write), so
+/// they cannot move time or end the coupling.
 pub trait Adapter {
     /// The participant name, for messages.
     fn name(&self) -> &str;
 
     /// Builds the coupling meshes from solver objects and registers their vertices.
-    fn initialize_participant(&mut self, coupling: &mut dyn Coupling) -> AdapterResult<()>;
+    fn initialize_participant(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()>;
 
     /// Reads coupling data into the solver (loads, prescribed motion), sampled at
-    /// `relative_read_time` after the current time; replaces what was read before.
-    fn read_data(&mut self, coupling: &mut dyn Coupling, relative_read_time: f64) -> AdapterResult<()>;
+    /// `relative_read_time` after `time`, the start of the window; replaces what was read before.
+    fn read_data(&mut self, coupling: &mut dyn CouplingData, time: f64, relative_read_time: f64) -> AdapterResult<()>;
 
     /// Writes solver state to the coupling.
-    fn write_data(&mut self, coupling: &mut dyn Coupling) -> AdapterResult<()>;
+    fn write_data(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()>;
 
-    /// Advances the solver by `dt`.
-    fn advance(&mut self, dt: f64) -> AdapterResult<()>;
+    /// Advances the solver from coupled time `time` by `dt`.
+    fn advance(&mut self, time: f64, dt: f64) -> AdapterResult<()>;
 
     /// The solver's own step limit; the driver takes `min(own, remaining window)` by default.
     fn own_time_step(&self) -> f64 {
@@ -67,7 +72,7 @@ pub trait Adapter {
         self.own_time_step().min(max_step)
     }
 
-    /// Saves the solver state at a window start (implicit schemes).
+    /// Saves the solver state at a window start (implicit schemes); the driver keeps the time.
     fn write_checkpoint(&mut self) -> AdapterResult<()> {
         Err(AdapterError::Unsupported(format!(
             "checkpointing is not supported by participant \"{}\": use an explicit coupling scheme",
@@ -83,7 +88,8 @@ pub trait Adapter {
         )))
     }
 
-    /// Writes simulation output after a completed window at coupled time `time`.
+    /// Writes simulation output after a completed window at coupled time `time` (and once at
+    /// the start, `time` = 0).
     fn write_output(&mut self, _time: f64) -> AdapterResult<()> {
         Ok(())
     }

@@ -1,9 +1,9 @@
 //! The one driver loop every participant runs (seed "Common structure", spec §1.1).
 
 use crate::adapter::{Adapter, AdapterError, AdapterResult};
-use crate::coupling::native::time::Kahan;
 use crate::coupling::{self, Backend, Coupling, CouplingError};
 use crate::spec::ReadDataTime;
+use crate::time::Kahan;
 use std::path::Path;
 
 /// What the driver did, for logs and tests.
@@ -125,10 +125,10 @@ fn run_inner(
                 ReadDataTime::WindowStart => 0.0,
                 ReadDataTime::WindowEnd => max_step,
             };
-            adapter.read_data(coupling, rel)?;
+            adapter.read_data(coupling, time.value(), rel)?;
             window_start = false;
         }
-        adapter.advance(dt)?;
+        adapter.advance(time.value(), dt)?;
         adapter.write_data(coupling)?;
         solver += started.elapsed();
         coupling.advance(dt)?;
@@ -158,7 +158,7 @@ mod tests {
     //! The loop against a scripted coupling: windows of 1, `windows` of them.
     use super::*;
     use crate::adapter::AdapterError;
-    use crate::coupling::{Result as CResult, VertexId};
+    use crate::coupling::{CouplingData, Result as CResult, VertexId};
 
     struct Scripted {
         windows: u32,
@@ -168,7 +168,7 @@ mod tests {
         complete: bool,
     }
 
-    impl Coupling for Scripted {
+    impl CouplingData for Scripted {
         fn participant_name(&self) -> &str {
             "P"
         }
@@ -184,6 +184,15 @@ mod tests {
         fn get_mesh_vertex_size(&self, _: &str) -> CResult<usize> {
             Ok(1)
         }
+        fn read_data(&mut self, _: &str, _: &str, _: &[VertexId], _: f64, _: &mut [f64]) -> CResult<()> {
+            Ok(())
+        }
+        fn write_data(&mut self, _: &str, _: &str, _: &[VertexId], _: &[f64]) -> CResult<()> {
+            Ok(())
+        }
+    }
+
+    impl Coupling for Scripted {
         fn requires_initial_data(&mut self) -> CResult<bool> {
             Ok(false)
         }
@@ -192,12 +201,6 @@ mod tests {
         }
         fn get_max_time_step_size(&self) -> CResult<f64> {
             Ok(1.0 - self.progress)
-        }
-        fn read_data(&mut self, _: &str, _: &str, _: &[VertexId], _: f64, _: &mut [f64]) -> CResult<()> {
-            Ok(())
-        }
-        fn write_data(&mut self, _: &str, _: &str, _: &[VertexId], _: &[f64]) -> CResult<()> {
-            Ok(())
         }
         fn advance(&mut self, dt: f64) -> CResult<()> {
             self.progress += dt;
@@ -236,17 +239,17 @@ mod tests {
         fn name(&self) -> &str {
             "Recorder"
         }
-        fn initialize_participant(&mut self, _: &mut dyn Coupling) -> AdapterResult<()> {
+        fn initialize_participant(&mut self, _: &mut dyn CouplingData) -> AdapterResult<()> {
             Ok(())
         }
-        fn read_data(&mut self, _: &mut dyn Coupling, rel: f64) -> AdapterResult<()> {
+        fn read_data(&mut self, _: &mut dyn CouplingData, _: f64, rel: f64) -> AdapterResult<()> {
             self.reads.push(rel);
             Ok(())
         }
-        fn write_data(&mut self, _: &mut dyn Coupling) -> AdapterResult<()> {
+        fn write_data(&mut self, _: &mut dyn CouplingData) -> AdapterResult<()> {
             Ok(())
         }
-        fn advance(&mut self, dt: f64) -> AdapterResult<()> {
+        fn advance(&mut self, _: f64, dt: f64) -> AdapterResult<()> {
             self.steps.push(dt);
             Ok(())
         }

@@ -8,10 +8,13 @@ pub mod coupling;
 pub mod diagnostics;
 pub mod driver;
 pub mod mesh;
+pub mod participant;
 pub mod progress;
 pub mod spec;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod time;
 
 pub use adapter::{Adapter, AdapterError, AdapterResult};
-pub use coupling::{Coupling, CouplingError, VertexId};
+pub use coupling::{Coupling, CouplingData, CouplingError, VertexId};
+pub use participant::{Built, Participant};

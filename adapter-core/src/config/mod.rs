@@ -3,7 +3,7 @@
 //! Reading happens in three steps, each reporting with file and line: the XML is read into
 //! an element tree (`xml`), the tags are checked and turned into the typed model in document
 //! order (`parse*`), and the cross-tag rules of spec §6.3 plus the added-mass rules run on
-//! the model (`validate*`, `added_mass`). The seed-003 read-time rule is `check_read_data_time`.
+//! the model (`validate*`, `added_mass`).
 
 pub mod model;
 pub use model::*;
@@ -13,7 +13,6 @@ mod parse;
 mod parse_acceleration;
 mod parse_participant;
 mod parse_scheme;
-mod read_time;
 mod schema;
 mod validate;
 mod validate_implicit;
@@ -26,7 +25,6 @@ mod xml;
 mod tests;
 
 pub use added_mass::{is_fluid_added_mass, is_solid_added_mass, FLUID_ADDED_MASS_PREFIX, SOLID_ADDED_MASS_PREFIX};
-pub use read_time::check_read_data_time;
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Location};
 use std::path::Path;

@@ -27,21 +27,20 @@ impl CouplingError {
 
 pub type Result<T> = std::result::Result<T, CouplingError>;
 
-/// A coupled participant as seen by its solver; one object per participant process.
-pub trait Coupling {
+/// The part of the coupling an adapter sees: meshes and data, nothing that moves time. The
+/// driver alone holds the whole [`Coupling`], so "an adapter never calls `advance`" is a
+/// property of the types.
+pub trait CouplingData {
     /// The name of this participant.
     fn participant_name(&self) -> &str;
+    /// The spatial dimension (2 or 3) of `mesh`.
     fn get_mesh_dimensions(&self, mesh: &str) -> Result<usize>;
+    /// The number of components of `data` on `mesh` (1 for scalar data).
     fn get_data_dimensions(&self, mesh: &str, data: &str) -> Result<usize>;
     /// Registers vertices (flat coordinates) on a provided mesh; fills `ids`.
     fn set_mesh_vertices(&mut self, mesh: &str, positions: &[f64], ids: &mut [VertexId]) -> Result<()>;
+    /// The number of vertices registered on `mesh`.
     fn get_mesh_vertex_size(&self, mesh: &str) -> Result<usize>;
-    /// True when this participant must write initial data before `initialize`.
-    fn requires_initial_data(&mut self) -> Result<bool>;
-    /// Connects to the partners, exchanges meshes and initial data.
-    fn initialize(&mut self) -> Result<()>;
-    /// Remaining time of the current window (0 once coupling has ended).
-    fn get_max_time_step_size(&self) -> Result<f64>;
     /// Samples `data` at `relative_read_time` after the participant's current time.
     fn read_data(
         &mut self,
@@ -51,13 +50,30 @@ pub trait Coupling {
         relative_read_time: f64,
         values: &mut [f64],
     ) -> Result<()>;
+    /// Writes `values` (flat, `ids.len()` × the data's components) for the current step.
     fn write_data(&mut self, mesh: &str, data: &str, ids: &[VertexId], values: &[f64]) -> Result<()>;
+}
+
+/// A coupled participant as seen by the driver; one object per participant process: the
+/// [`CouplingData`] calls plus the life cycle and time (preCICE v3's participant API).
+pub trait Coupling: CouplingData {
+    /// True when this participant must write initial data before `initialize`.
+    fn requires_initial_data(&mut self) -> Result<bool>;
+    /// Connects to the partners, exchanges meshes and initial data.
+    fn initialize(&mut self) -> Result<()>;
+    /// Remaining time of the current window (0 once coupling has ended).
+    fn get_max_time_step_size(&self) -> Result<f64>;
     /// Ends a solver step of size `dt`; exchanges data at window ends.
     fn advance(&mut self, dt: f64) -> Result<()>;
+    /// True when the solver must save its state now (start of an implicit window).
     fn requires_writing_checkpoint(&mut self) -> Result<bool>;
+    /// True when the solver must restore the saved state (the window is repeated).
     fn requires_reading_checkpoint(&mut self) -> Result<bool>;
+    /// False once the coupling has reached its end (max-time or max-time-windows).
     fn is_coupling_ongoing(&self) -> Result<bool>;
+    /// True right after the step that completed a window (and it was accepted).
     fn is_time_window_complete(&self) -> Result<bool>;
+    /// Ends the coupling: tells the partners and closes the connections.
     fn finalize(&mut self) -> Result<()>;
 }
 

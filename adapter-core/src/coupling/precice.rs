@@ -16,7 +16,7 @@
 //! checks at :407–409) and the process dies with SIGSEGV. This layer answers both with the
 //! library's own messages instead of calling it.
 
-use super::{Coupling, CouplingError, Result, VertexId};
+use super::{Coupling, CouplingData, CouplingError, Result, VertexId};
 use std::path::Path;
 
 /// One participant of a coupled run on libprecice (serial: rank 0 of 1).
@@ -67,7 +67,7 @@ fn gone(name: &str) -> CouplingError {
     ))
 }
 
-impl Coupling for PreciceParticipant {
+impl CouplingData for PreciceParticipant {
     fn participant_name(&self) -> &str {
         &self.name
     }
@@ -88,20 +88,6 @@ impl Coupling for PreciceParticipant {
         count(self.get()?.get_mesh_vertex_size(mesh).map_err(lib)?)
     }
 
-    fn requires_initial_data(&mut self) -> Result<bool> {
-        self.get_mut()?.requires_initial_data().map_err(lib)
-    }
-
-    fn initialize(&mut self) -> Result<()> {
-        self.get_mut()?.initialize().map_err(lib)?;
-        self.initialized = true;
-        Ok(())
-    }
-
-    fn get_max_time_step_size(&self) -> Result<f64> {
-        self.get()?.get_max_time_step_size().map_err(lib)
-    }
-
     fn read_data(
         &mut self,
         mesh: &str,
@@ -115,6 +101,22 @@ impl Coupling for PreciceParticipant {
 
     fn write_data(&mut self, mesh: &str, data: &str, ids: &[VertexId], values: &[f64]) -> Result<()> {
         self.get_mut()?.write_data(mesh, data, ids, values).map_err(lib)
+    }
+}
+
+impl Coupling for PreciceParticipant {
+    fn requires_initial_data(&mut self) -> Result<bool> {
+        self.get_mut()?.requires_initial_data().map_err(lib)
+    }
+
+    fn initialize(&mut self) -> Result<()> {
+        self.get_mut()?.initialize().map_err(lib)?;
+        self.initialized = true;
+        Ok(())
+    }
+
+    fn get_max_time_step_size(&self) -> Result<f64> {
+        self.get()?.get_max_time_step_size().map_err(lib)
     }
 
     fn advance(&mut self, dt: f64) -> Result<()> {

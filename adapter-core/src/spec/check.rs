@@ -22,7 +22,7 @@ pub(crate) fn check_against(cfg: &PreciceConfig, file: &ParticipantFile) -> Diag
     }
     warn_unlisted(p, file, &mut d);
     let rdt = &file.adapter;
-    d.extend(config::check_read_data_time(cfg, name, rdt.read_data_time, &rdt.read_data_time_loc));
+    d.extend(super::read_time::check_read_data_time(cfg, name, rdt.read_data_time, &rdt.read_data_time_loc));
     d
 }
 

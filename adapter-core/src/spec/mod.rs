@@ -34,6 +34,7 @@ mod check;
 mod lines;
 mod parse;
 mod parse_added_mass;
+mod read_time;
 mod reader;
 mod typed;
 
@@ -112,14 +113,23 @@ pub fn load_for_run(
     participant_file: &Path,
     precice_config: &Path,
 ) -> Result<(ParticipantFile, PreciceConfig), Diagnostics> {
-    let (file, warnings) = load(participant_file)?;
+    let (file, cfg, warnings) = load_checked(participant_file, precice_config)?;
     warnings.log_warnings();
+    Ok((file, cfg))
+}
+
+/// As [`load_for_run`], returning the warnings instead of logging them (`--check`).
+pub fn load_checked(
+    participant_file: &Path,
+    precice_config: &Path,
+) -> Result<(ParticipantFile, PreciceConfig, Diagnostics), Diagnostics> {
+    let (file, mut warnings) = load(participant_file)?;
     let (cfg, xml_warnings) = crate::config::load(precice_config)?;
-    xml_warnings.log_warnings();
+    warnings.extend(xml_warnings);
     let cross = check_against(&cfg, &file);
-    cross.log_warnings();
     if cross.has_errors() {
         return Err(Diagnostics(cross.errors().cloned().collect()));
     }
-    Ok((file, cfg))
+    warnings.extend(cross);
+    Ok((file, cfg, warnings))
 }

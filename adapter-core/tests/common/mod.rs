@@ -13,7 +13,7 @@ mod testing;
 
 pub use testing::{temp_case, TempCase};
 pub use tidelink_adapter_core::coupling::native::NativeParticipant;
-pub use tidelink_adapter_core::coupling::{Coupling, CouplingError};
+pub use tidelink_adapter_core::coupling::{Coupling, CouplingData, CouplingError};
 
 use std::fmt::Display;
 use std::path::{Path, PathBuf};

@@ -2,10 +2,10 @@
 //! RIGID_BODY_REFS mesh; it reads the sphere's position and velocity and writes the force
 //! (and a zero torque) computed from the last state read.
 
-use crate::model::SphereInWater;
 use nalgebra::Vector3;
 use tidelink_adapter_core::spec::{DataType, MeshType, ParticipantFile};
-use tidelink_adapter_core::{Adapter, AdapterError, AdapterResult, Coupling, VertexId};
+use tidelink_adapter_core::{Adapter, AdapterError, AdapterResult, CouplingData, VertexId};
+use tidelink_buoyancy_solver::SphereInWater;
 
 /// Names of the coupling data, found through their types in the participant file.
 #[derive(Debug, Clone)]
@@ -118,7 +118,7 @@ impl BuoyancyAdapter {
         (self.position, self.velocity)
     }
 
-    fn read_vec(&self, coupling: &mut dyn Coupling, data: &str, rel: f64) -> AdapterResult<Vector3<f64>> {
+    fn read_vec(&self, coupling: &mut dyn CouplingData, data: &str, rel: f64) -> AdapterResult<Vector3<f64>> {
         let mut v = [0.0; 3];
         coupling.read_data(&self.exchange.mesh, data, &self.ids, rel, &mut v)?;
         Ok(Vector3::from(v))
@@ -130,7 +130,7 @@ impl Adapter for BuoyancyAdapter {
         &self.name
     }
 
-    fn initialize_participant(&mut self, coupling: &mut dyn Coupling) -> AdapterResult<()> {
+    fn initialize_participant(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
         let mesh = &self.exchange.mesh;
         let dims = coupling.get_mesh_dimensions(mesh)?;
         if dims != 3 {
@@ -154,7 +154,7 @@ impl Adapter for BuoyancyAdapter {
         Ok(())
     }
 
-    fn read_data(&mut self, coupling: &mut dyn Coupling, relative_read_time: f64) -> AdapterResult<()> {
+    fn read_data(&mut self, coupling: &mut dyn CouplingData, _time: f64, relative_read_time: f64) -> AdapterResult<()> {
         let positions = self.exchange.positions.clone();
         self.position = self.read_vec(coupling, &positions, relative_read_time)?;
         if let Some(v) = self.exchange.velocities.clone() {
@@ -163,7 +163,7 @@ impl Adapter for BuoyancyAdapter {
         Ok(())
     }
 
-    fn write_data(&mut self, coupling: &mut dyn Coupling) -> AdapterResult<()> {
+    fn write_data(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
         let f = self.sphere.force(&self.position, &self.velocity);
         coupling.write_data(&self.exchange.mesh, &self.exchange.forces, &self.ids, f.as_slice())?;
         if let Some(t) = &self.exchange.torques {
@@ -173,7 +173,7 @@ impl Adapter for BuoyancyAdapter {
     }
 
     /// Nothing to integrate: the force is a function of the state read.
-    fn advance(&mut self, _dt: f64) -> AdapterResult<()> {
+    fn advance(&mut self, _time: f64, _dt: f64) -> AdapterResult<()> {
         Ok(())
     }
 }

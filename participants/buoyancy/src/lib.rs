@@ -7,7 +7,6 @@
 //! - `tidelink-stream` ([`stream`]): drag of a uniform stream on the points of a plate (the flap).
 
 pub mod adapter;
-pub mod model;
 pub mod model_yaml;
 pub mod participant;
 pub mod stream;

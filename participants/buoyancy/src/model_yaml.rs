@@ -12,12 +12,12 @@
 //! Gravity is not here: it comes from the participant file's `simulation.gravity`, the one
 //! place the launcher compares between participants.
 
-use crate::model::SphereInWater;
 use nalgebra::Vector3;
 use serde::Deserialize;
 use std::path::Path;
 use tidelink_adapter_core::diagnostics::Diagnostics;
 use tidelink_adapter_core::spec;
+use tidelink_buoyancy_solver::SphereInWater;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -51,7 +51,7 @@ pub fn load(path: &Path, gravity: Vector3<f64>) -> Result<BuoyancyModel, Diagnos
     let sphere =
         SphereInWater::new(b.radius, b.water_level, b.fluid_density, b.drag_coefficient, gravity).map_err(|e| {
             let key = match &e {
-                crate::model::ModelError::InvalidParameter { name, .. } => *name,
+                tidelink_buoyancy_solver::ModelError::InvalidParameter { name, .. } => *name,
             };
             let mut d = Diagnostics::default();
             let at =

@@ -3,16 +3,29 @@
 
 use crate::adapter::BuoyancyAdapter;
 use crate::model_yaml;
-use anyhow::{anyhow, bail, Result};
+use anyhow::{bail, Result};
 use nalgebra::Vector3;
 use std::path::Path;
+use tidelink_adapter_core::config::PreciceConfig;
 use tidelink_adapter_core::coupling::Backend;
-use tidelink_adapter_core::driver::{self, Progress, RunSummary};
+use tidelink_adapter_core::diagnostics::Diagnostics;
+use tidelink_adapter_core::driver::{Progress, RunSummary};
+use tidelink_adapter_core::participant::{self, BuildError, Built, Participant};
 use tidelink_adapter_core::progress::LineReporter;
-use tidelink_adapter_core::spec;
 use tidelink_adapter_core::spec::ParticipantFile;
 
 pub use tidelink_adapter_core::spec::DEFAULT_GRAVITY;
+
+/// The stand-in participant `tidelink-buoyancy`: buoyancy and quadratic drag of a sphere in still water.
+pub struct Buoyancy;
+
+impl Participant for Buoyancy {
+    type Adapter = BuoyancyAdapter;
+
+    fn build(file: &ParticipantFile, _cfg: &PreciceConfig) -> Result<Built<BuoyancyAdapter>, BuildError> {
+        Ok(build_adapter(file)?)
+    }
+}
 
 /// Runs the participant described by `participant_file`, printing progress lines for the
 /// launcher.
@@ -27,15 +40,19 @@ pub fn run_with_progress(
     backend: Backend,
     progress: &mut dyn Progress,
 ) -> Result<RunSummary> {
-    let (mut adapter, file) = build(participant_file, precice_config)?;
-    let (name, read_time) = (&file.adapter.participant_name, file.adapter.read_data_time);
-    Ok(driver::couple(&mut adapter, name, precice_config, backend, read_time, progress)?)
+    Ok(participant::run::<Buoyancy>(participant_file, precice_config, backend, progress)?.0)
 }
 
 /// Reads and cross-checks every file, returning the adapter ready to couple (and the
 /// participant file); all errors name their file and line.
 pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(BuoyancyAdapter, ParticipantFile)> {
-    let (file, _cfg) = spec::load_for_run(participant_file, precice_config).map_err(|d| anyhow!("{d}"))?;
+    let (built, file) = participant::build::<Buoyancy>(participant_file, precice_config)?;
+    built.warnings.log_warnings();
+    Ok((built.adapter, file))
+}
+
+/// The adapter of `file`: its model file and bodies.
+fn build_adapter(file: &ParticipantFile) -> Result<Built<BuoyancyAdapter>> {
     let gravity = Vector3::from(file.simulation.gravity.unwrap_or(DEFAULT_GRAVITY));
     let Some(model_name) = &file.model else {
         bail!(
@@ -44,15 +61,16 @@ pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(Buoyancy
             file.path.display()
         );
     };
-    let model = model_yaml::load(&file.dir().join(model_name), gravity).map_err(|d| anyhow!("{d}"))?;
+    let model = model_yaml::load(&file.dir().join(model_name), gravity)?;
+    let mut warnings = Diagnostics::default();
     let location = match (file.adapter.bodies.first().and_then(|b| b.location), model.location) {
         (Some(l), _) => Vector3::from(l),
         (None, Some(l)) => l,
         (None, None) => {
-            log::warn!(
-                "{}: no initial location for the sphere (bodies[0].location here, or buoyancy.location in the model \
+            warnings.warning(
+                file.adapter.loc.clone(),
+                "no initial location for the sphere (bodies[0].location here, or buoyancy.location in the model \
                  file): its vertex is placed at the origin",
-                file.path.display()
             );
             Vector3::zeros()
         }
@@ -65,6 +83,6 @@ pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(Buoyancy
         gravity.y,
         gravity.z
     );
-    let adapter = BuoyancyAdapter::new(&file, model.sphere, location)?;
-    Ok((adapter, file))
+    let adapter = BuoyancyAdapter::new(file, model.sphere, location)?;
+    Ok(Built { adapter, warnings, facts: Vec::new() })
 }

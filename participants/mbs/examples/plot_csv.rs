@@ -9,8 +9,8 @@ use std::path::PathBuf;
 fn main() -> Result<()> {
     let args: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
     let [csv, png] = args.as_slice() else { bail!("usage: plot_csv <body.csv> <plot.png>") };
-    let rows = tidelink_mbs::output::read(csv).with_context(|| format!("reading {}", csv.display()))?;
-    tidelink_mbs::plot::plot_rows(png, &rows, 900, 700).map_err(anyhow::Error::msg)?;
+    let rows = tidelink_mbs::io::output::read(csv).with_context(|| format!("reading {}", csv.display()))?;
+    tidelink_mbs::io::plot::plot_rows(png, &rows, 900, 700).map_err(anyhow::Error::msg)?;
     println!("plot written to {} (top: z, middle: vz, bottom: Fz)", png.display());
     Ok(())
 }

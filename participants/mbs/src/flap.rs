@@ -6,16 +6,16 @@
 //! the same flap for `tidelink-mbs` (the YAML route, spring constant throughout).
 
 use crate::adapter::{MbsAdapter, OutputSettings};
-use crate::body::RigidBodyBuilder;
-use crate::body_set::BodySet;
-use crate::force_element::ForceElementSet;
-use crate::hht::Hht;
-use crate::joint::{Joint, JointKind, JointSet};
-use crate::model_yaml::Model;
-use crate::rsda::Rsda;
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use tidelink_adapter_core::spec::{DataType, MeshType};
 use tidelink_adapter_core::{AdapterError, AdapterResult};
+use tidelink_mbs_solver::dynamics::body::RigidBodyBuilder;
+use tidelink_mbs_solver::dynamics::body_set::BodySet;
+use tidelink_mbs_solver::dynamics::force_element::ForceElementSet;
+use tidelink_mbs_solver::dynamics::joint::{Joint, JointKind, JointSet};
+use tidelink_mbs_solver::dynamics::rsda::Rsda;
+use tidelink_mbs_solver::solver::hht::Hht;
+use tidelink_mbs_solver::Model;
 
 /// The flap's data (SI units); the defaults are those of Chrono's flap_openfoam model.
 #[derive(Debug, Clone, PartialEq)]
@@ -78,7 +78,7 @@ pub fn outline(length: f64, thickness: f64) -> Vec<[f64; 3]> {
 
 /// The flap's multibody model: a fixed ground, the flap, the hinge and the spring.
 pub fn model(s: &FlapSettings) -> AdapterResult<Model> {
-    let solver = |e: crate::MbsError| AdapterError::solver(format!("building the flap: {e}"));
+    let solver = |e: tidelink_mbs_solver::MbsError| AdapterError::solver(format!("building the flap: {e}"));
     let mut bodies = BodySet::new(Vector3::zeros());
     let ground = bodies.insert(RigidBodyBuilder::fixed().build().map_err(solver)?);
     let com = Isometry3::from_parts(Translation3::new(s.com, 0.0, 0.0), UnitQuaternion::identity());

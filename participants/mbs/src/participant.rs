@@ -1,16 +1,18 @@
-//! The participant entry point shared by the binary and the tests: read the participant,
-//! model and solver files, build the adapter, open the coupling and run the driver loop.
+//! The MBS participant: its participant, model and solver files (and a BEMIO file for the added
+//! mass) into a ready [`MbsAdapter`], behind the shared entry point ([`Mbs`]).
 
 use crate::adapter::{MbsAdapter, OutputFormat, OutputSettings};
-use crate::{added_mass_source, model_yaml, solver_yaml};
+use crate::added_mass::source as added_mass_source;
+use crate::io::{model_yaml, solver_yaml};
 use anyhow::{anyhow, bail, Result};
 use nalgebra::Vector3;
 use std::path::{Path, PathBuf};
+use tidelink_adapter_core::config::PreciceConfig;
 use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::diagnostics::Diagnostics;
-use tidelink_adapter_core::driver::{self, Progress, RunSummary};
+use tidelink_adapter_core::driver::{Progress, RunSummary};
+use tidelink_adapter_core::participant::{self, BuildError, Built, Fact, Participant, BODY_TO_BODY};
 use tidelink_adapter_core::progress::LineReporter;
-use tidelink_adapter_core::spec;
 use tidelink_adapter_core::spec::ParticipantFile;
 
 pub use tidelink_adapter_core::spec::DEFAULT_GRAVITY;
@@ -18,9 +20,22 @@ pub use tidelink_adapter_core::spec::DEFAULT_GRAVITY;
 /// What a run did and where its output went.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunReport {
+    /// What the driver did.
     pub summary: RunSummary,
     /// One CSV file per coupling body, in the order of the participant file.
     pub outputs: Vec<PathBuf>,
+}
+
+/// The MBS participant (`tidelink-mbs`): bodies, joints and force elements from a Chrono model
+/// file, the integrator from a solver file, added mass from a BEMIO file or inline blocks.
+pub struct Mbs;
+
+impl Participant for Mbs {
+    type Adapter = MbsAdapter;
+
+    fn build(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<MbsAdapter>, BuildError> {
+        Ok(build_adapter(file, cfg)?)
+    }
 }
 
 /// Runs the participant described by `participant_file`, printing progress lines for the
@@ -36,28 +51,32 @@ pub fn run_with_progress(
     backend: Backend,
     progress: &mut dyn Progress,
 ) -> Result<RunReport> {
-    let (mut adapter, file) = build(participant_file, precice_config)?;
-    let (name, read_time) = (&file.adapter.participant_name, file.adapter.read_data_time);
-    let summary = driver::couple(&mut adapter, name, precice_config, backend, read_time, progress)?;
+    let (summary, adapter) = participant::run::<Mbs>(participant_file, precice_config, backend, progress)?;
     Ok(RunReport { summary, outputs: adapter.output_paths() })
 }
 
 /// Reads and cross-checks every file, returning the adapter ready to couple (and the
-/// participant file); all errors name their file and line.
+/// participant file); all errors name their file and line. Warnings are logged.
 pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(MbsAdapter, ParticipantFile)> {
-    let (adapter, file, warnings) = build_with_warnings(participant_file, precice_config)?;
-    warnings.log_warnings();
-    Ok((adapter, file))
+    let (built, file) = participant::build::<Mbs>(participant_file, precice_config)?;
+    built.warnings.log_warnings();
+    Ok((built.adapter, file))
 }
 
-/// As [`build`], returning the warnings about the added mass (an `added_mass` entry the XML
-/// does not enable, file bodies named differently from the coupling bodies, ...) instead of
-/// logging them.
+/// As [`build`], returning the warnings (of the model and solver files, and about the added
+/// mass: an `added_mass` entry the XML does not enable, file bodies named differently from the
+/// coupling bodies, ...) instead of logging them.
 pub fn build_with_warnings(
     participant_file: &Path,
     precice_config: &Path,
 ) -> Result<(MbsAdapter, ParticipantFile, Diagnostics)> {
-    let (file, cfg) = spec::load_for_run(participant_file, precice_config).map_err(|d| anyhow!("{d}"))?;
+    let (built, file) = participant::build::<Mbs>(participant_file, precice_config)?;
+    Ok((built.adapter, file, built.warnings))
+}
+
+/// The adapter of `file`, its warnings and facts: the model and solver files, the output
+/// settings and the added mass.
+fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<MbsAdapter>> {
     let gravity = Vector3::from(file.simulation.gravity.unwrap_or(DEFAULT_GRAVITY));
     let (Some(model_name), Some(solver_name)) = (&file.model, &file.solver) else {
         bail!(
@@ -65,16 +84,22 @@ pub fn build_with_warnings(
             file.path.display()
         );
     };
-    let masses = equilibrium_masses(&file)?;
+    let masses = equilibrium_masses(file)?;
     let equilibrium = |name: &str| masses.iter().find(|(n, _)| n == name).map(|(_, m)| *m);
-    let (model, model_warnings) =
-        model_yaml::load_with(&file.dir().join(model_name), gravity, &equilibrium).map_err(|d| anyhow!("{d}"))?;
-    model_warnings.log_warnings();
-    let (solver, solver_warnings) = solver_yaml::load(&file.dir().join(solver_name)).map_err(|d| anyhow!("{d}"))?;
-    solver_warnings.log_warnings();
-    let output = output_settings(&file)?;
-    let mut adapter = MbsAdapter::new(&file, model, &solver, output)?;
-    let warnings = added_mass_source::configure(&mut adapter, &file, &cfg)?;
+    let (model, mut warnings) = model_yaml::load_with(&file.dir().join(model_name), gravity, &equilibrium)?;
+    let (solver, solver_warnings) = solver_yaml::load(&file.dir().join(solver_name))?;
+    warnings.extend(solver_warnings);
+    let output = output_settings(file)?;
+    let mut adapter = MbsAdapter::new(file, model, &solver, output)?;
+    let (setup, added_mass_warnings) =
+        added_mass_source::configure(file, cfg, adapter.coupling_bodies(), adapter.bodies())?;
+    warnings.extend(added_mass_warnings);
+    if let Some(setup) = setup {
+        adapter.set_added_mass(setup.baseline)?;
+        for (mesh, data) in &setup.meshes {
+            adapter.add_added_mass_mesh(mesh, data.as_deref())?;
+        }
+    }
     log::info!(
         "MBS participant `{}`: {} bodies, {} coupled, gravity [{}, {}, {}], read_data_time {:?}",
         file.adapter.participant_name,
@@ -88,7 +113,11 @@ pub fn build_with_warnings(
     if let Some(am) = &adapter.system().added_mass {
         log::info!("added mass on {} coupling bodies, {:?} axes", am.len(), am.frame());
     }
-    Ok((adapter, file, warnings))
+    let mut facts = Vec::new();
+    if let (Some(spec), true) = (&file.adapter.added_mass, adapter.system().added_mass.is_some()) {
+        facts.push(Fact::new(BODY_TO_BODY, spec.body_to_body, &spec.loc));
+    }
+    Ok(Built { adapter, warnings, facts })
 }
 
 /// ρ V of each coupling body's hydrodynamic body (by index), when the added mass comes
@@ -98,7 +127,7 @@ fn equilibrium_masses(file: &ParticipantFile) -> Result<Vec<(String, f64)>> {
     let tidelink_adapter_core::spec::AddedMassSource::H5 { filename, loc } = &spec.source else {
         return Ok(Vec::new());
     };
-    let data = tidelink_tdpf::bemio::read(&file.data_file(filename))
+    let data = tidelink_bemio::read(&file.data_file(filename))
         .map_err(|e| anyhow!("{loc}: added_mass.h5_filename `{filename}`: {e}"))?;
     Ok(file
         .adapter

@@ -6,7 +6,7 @@
 use nalgebra::Vector3;
 use std::collections::HashMap;
 use std::path::PathBuf;
-use tidelink_adapter_core::coupling::{Coupling, CouplingError, Result as CResult, VertexId};
+use tidelink_adapter_core::coupling::{Coupling, CouplingData, CouplingError, Result as CResult, VertexId};
 use tidelink_adapter_core::testing::{self, TempCase};
 use tidelink_adapter_core::Adapter;
 use tidelink_mbs::adapter::MbsAdapter;
@@ -24,7 +24,7 @@ struct Scripted {
     forces: Vec<f64>,
 }
 
-impl Coupling for Scripted {
+impl CouplingData for Scripted {
     fn participant_name(&self) -> &str {
         "Solid"
     }
@@ -44,15 +44,6 @@ impl Coupling for Scripted {
     fn get_mesh_vertex_size(&self, _mesh: &str) -> CResult<usize> {
         Ok(self.vertices.len() / self.dims)
     }
-    fn requires_initial_data(&mut self) -> CResult<bool> {
-        Ok(false)
-    }
-    fn initialize(&mut self) -> CResult<()> {
-        Ok(())
-    }
-    fn get_max_time_step_size(&self) -> CResult<f64> {
-        Ok(1e-3)
-    }
     fn read_data(&mut self, _m: &str, data: &str, _ids: &[VertexId], _t: f64, values: &mut [f64]) -> CResult<()> {
         if data != "forces" {
             return Err(CouplingError::new(format!("unexpected read of {data}")));
@@ -63,6 +54,18 @@ impl Coupling for Scripted {
     fn write_data(&mut self, _mesh: &str, data: &str, _ids: &[VertexId], values: &[f64]) -> CResult<()> {
         self.written.insert(data.to_string(), values.to_vec());
         Ok(())
+    }
+}
+
+impl Coupling for Scripted {
+    fn requires_initial_data(&mut self) -> CResult<bool> {
+        Ok(false)
+    }
+    fn initialize(&mut self) -> CResult<()> {
+        Ok(())
+    }
+    fn get_max_time_step_size(&self) -> CResult<f64> {
+        Ok(1e-3)
     }
     fn advance(&mut self, _dt: f64) -> CResult<()> {
         Ok(())
@@ -124,20 +127,20 @@ fn points_mesh_vertices_motion_and_loads() {
 
     // Window 1: 1 N and 3 N upwards at the two points: 4 N and a moment about y.
     c.forces = vec![0.0, 0.0, 1.0, 0.0, 0.0, 3.0];
-    a.read_data(&mut c, 0.0).unwrap();
+    a.read_data(&mut c, 0.0, 0.0).unwrap();
     let ball = a.bodies().get(a.coupling_bodies()[0].handle).unwrap();
     assert!((ball.force() - Vector3::new(0.0, 0.0, 4.0)).norm() < 1e-12, "{}", ball.force());
     // (0.1,0,0)×(0,0,1) + (−0.1,0,0)×(0,0,3) = (0,−0.1,0) + (0,0.3,0).
     assert!((ball.torque() - Vector3::new(0.0, 0.2, 0.0)).norm() < 1e-12, "{}", ball.torque());
-    a.advance(1e-3).unwrap();
+    a.advance(0.0, 1e-3).unwrap();
 
     // Window 2: a different load replaces the first, it does not add to it.
     c.forces = vec![1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
-    a.read_data(&mut c, 0.0).unwrap();
+    a.read_data(&mut c, 1e-3, 0.0).unwrap();
     let ball = a.bodies().get(a.coupling_bodies()[0].handle).unwrap();
     assert!((ball.force() - Vector3::new(2.0, 0.0, 0.0)).norm() < 1e-12, "{}", ball.force());
     assert!(ball.torque().norm() < 1e-12, "{}", ball.torque());
-    a.advance(1e-3).unwrap();
+    a.advance(1e-3, 1e-3).unwrap();
 
     // Motion at the points: displacement from each point's start, v + ω × r.
     a.write_data(&mut c).unwrap();
@@ -165,7 +168,7 @@ fn two_dimensional_points_mesh_uses_x_and_y() {
     a.initialize_participant(&mut c).unwrap();
     assert_eq!(c.vertices, vec![0.1, 0.2]);
     c.forces = vec![0.0, 5.0];
-    a.read_data(&mut c, 0.0).unwrap();
+    a.read_data(&mut c, 0.0, 0.0).unwrap();
     let ball = a.bodies().get(a.coupling_bodies()[0].handle).unwrap();
     assert!((ball.force() - Vector3::new(0.0, 5.0, 0.0)).norm() < 1e-12);
     // r = (0.1, 0.2, 0.3) from the COM: r × (0,5,0) = (−1.5, 0, 0.5).

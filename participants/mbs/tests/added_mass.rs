@@ -4,8 +4,8 @@
 
 use nalgebra::{DMatrix, DVector, Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 use std::f64::consts::{FRAC_PI_2, PI};
-use tidelink_mbs::added_mass::{AddedMass, AddedMassError, Frame, ReferencePoint};
-use tidelink_mbs::{
+use tidelink_mbs_solver::added_mass::{AddedMass, AddedMassError, Frame, ReferencePoint};
+use tidelink_mbs_solver::{
     BodyHandle, BodySet, Hht, Integrator, Joint, JointKind, LinearizedImplicitEuler, MbsError, MultibodySystem,
     RigidBodyBuilder, SemiImplicitEuler, Tsda,
 };

@@ -106,10 +106,10 @@ fn shape_errors_name_line_and_fix() {
                  - type: SPHERE\n            radius: -0.1\n          - type: CONE\n            radius: 1\n          \
                  - type: BOX\n            dimension: [1, 1, 1]\n";
     let g = nalgebra::Vector3::zeros();
-    let e = tidelink_mbs::model_yaml::parse_str(model, std::path::Path::new("m.yaml"), g).unwrap_err().to_string();
+    let e = tidelink_mbs::io::model_yaml::parse_str(model, std::path::Path::new("m.yaml"), g).unwrap_err().to_string();
     assert!(e.contains("m.yaml:14: error: unknown key `dimension` in model.bodies[0].visualization.shapes[2]; did you mean `dimensions`?"), "{e}");
     let fixed = model.replace("dimension:", "dimensions:");
-    let e = tidelink_mbs::model_yaml::parse_str(&fixed, std::path::Path::new("m.yaml"), g).unwrap_err().to_string();
+    let e = tidelink_mbs::io::model_yaml::parse_str(&fixed, std::path::Path::new("m.yaml"), g).unwrap_err().to_string();
     assert!(e.contains("m.yaml:9: error: body `ball`, visualization shape 0: `radius` of a SPHERE must be a positive number, not -0.1"), "{e}");
     assert!(e.contains("m.yaml:11: error: body `ball`, visualization shape 1: type `CONE` is not a shape type we read; use one of SPHERE, BOX, CYLINDER, HULL, MESH"), "{e}");
 }
@@ -119,31 +119,31 @@ fn chrono_model_files_read() {
     use nalgebra::Vector3;
     let g = Vector3::new(0.0, 0.0, -9.81);
     if let Some(p) = testing::shared_file("compat/chrono/sphere_drop/solid_chrono/mbs_model.yaml") {
-        let (m, w) = tidelink_mbs::model_yaml::load(&p, g).unwrap();
+        let (m, w) = tidelink_mbs::io::model_yaml::load(&p, g).unwrap();
         assert_eq!(m.body_names(), ["ball"]);
         assert!(w.0.is_empty(), "{w}");
         assert_eq!(m.shapes.len(), 1);
-        assert_eq!(m.shapes[0].kind, tidelink_mbs::ShapeKind::Sphere { radius: 0.12 });
+        assert_eq!(m.shapes[0].kind, tidelink_mbs_solver::ShapeKind::Sphere { radius: 0.12 });
         assert_eq!(m.shapes[0].color, Some([0.6, 0.2, 0.2]));
         let ball = m.bodies.get(m.handle("ball").unwrap()).unwrap();
         assert_eq!(ball.reference_position(), Vector3::new(0.0, 0.0, 0.18));
     }
     if let Some(p) = testing::shared_file("compat/chrono/flap_openfoam/solid_chrono/mbs_model.yaml") {
-        let (m, w) = tidelink_mbs::model_yaml::load(&p, g).unwrap();
+        let (m, w) = tidelink_mbs::io::model_yaml::load(&p, g).unwrap();
         assert_eq!(m.body_names(), ["ground", "flap"]);
         assert!(w.0.is_empty(), "{w}");
         assert_eq!((m.joints.len(), m.forces.len()), (1, 1), "the revolute joint and the RSDA are built");
         // The flap's BOX, 0.2 × 0.02 × 0.01 m, centred 0.1 m along the flap.
         assert_eq!(m.shapes.len(), 1);
         let s = &m.shapes[0];
-        assert_eq!(s.kind, tidelink_mbs::ShapeKind::Box { dimensions: Vector3::new(0.2, 0.02, 0.01) });
+        assert_eq!(s.kind, tidelink_mbs_solver::ShapeKind::Box { dimensions: Vector3::new(0.2, 0.02, 0.01) });
         assert_eq!(s.pose.translation.vector, Vector3::new(0.1, 0.0, 0.0));
         assert!(!s.contact);
         let flap = m.bodies.get(m.handle("flap").unwrap()).unwrap();
         assert!((flap.com_position() - Vector3::new(0.1, 0.0, 0.0)).norm() < 1e-15);
     }
     if let Some(p) = testing::shared_file("compat/chrono/sphere_drop/solid_chrono/mbs_solver.yaml") {
-        let (s, w) = tidelink_mbs::solver_yaml::load(&p).unwrap();
+        let (s, w) = tidelink_mbs::io::solver_yaml::load(&p).unwrap();
         assert_eq!(s.time_step, 1e-2);
         assert_eq!(w.0.len(), 1, "one warning for contact_method and solver: {w}");
     }

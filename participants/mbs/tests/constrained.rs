@@ -3,9 +3,9 @@
 
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use std::f64::consts::PI;
-use tidelink_mbs::assembly::{DofMap, System};
-use tidelink_mbs::force_element::{ForceElement, Wrench};
-use tidelink_mbs::{
+use tidelink_mbs_solver::dynamics::force_element::{ForceElement, Wrench};
+use tidelink_mbs_solver::solver::assembly::{DofMap, System};
+use tidelink_mbs_solver::{
     BodyHandle, BodySet, ForceElementSet, Hht, Integrator, Joint, JointKind, JointSet, LinearizedImplicitEuler,
     MbsError, RigidBodyBuilder, Rsda, Tsda,
 };

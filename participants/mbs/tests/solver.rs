@@ -2,7 +2,7 @@
 //! a spinning body with an offset COM, and bitwise checkpoint restore.
 
 use nalgebra::{Isometry3, Vector3};
-use tidelink_mbs::{BodySet, Integrator, RigidBodyBuilder, SemiImplicitEuler};
+use tidelink_mbs_solver::{BodySet, Integrator, RigidBodyBuilder, SemiImplicitEuler};
 
 const G: f64 = 9.81;
 

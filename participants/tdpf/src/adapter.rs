@@ -4,7 +4,7 @@
 //!
 //! * Bodies: by name and initial pose only (`bodies[].location`, optional `orientation`), one vertex
 //!   per body at `location`, in the participant file's order: the i-th body is `/body{i+1}` of the
-//!   hydrodynamic file (checked by name with [`crate::bemio::check_body_names`]).
+//!   hydrodynamic file (checked by name with [`tidelink_bemio::check_body_names`]).
 //! * Reads POSITIONS and LINEAR_VELOCITIES (required), ROTATIONS (rotation vectors, absolute) and
 //!   ANGULAR_VELOCITIES (world axes) (optional: without them the body keeps its initial orientation
 //!   and has no angular velocity). Writes FORCES and TORQUES (world axes).
@@ -38,11 +38,11 @@
 //! Initial data (forces exchanged with `initialize="yes"`) are the loads of the initial poses at rest
 //! at t = 0, computed without recording a history sample.
 
-use crate::hydro_model::{BodyLoad, BodyState, HydroModel};
 use nalgebra::{Rotation3, Vector3};
 use tidelink_adapter_core::config::{is_fluid_added_mass, PreciceConfig};
 use tidelink_adapter_core::spec::{DataType, MeshType, ParticipantFile};
-use tidelink_adapter_core::{Adapter, AdapterError, AdapterResult, Coupling, VertexId};
+use tidelink_adapter_core::{Adapter, AdapterError, AdapterResult, CouplingData, VertexId};
+use tidelink_tdpf_solver::hydro_model::{BodyLoad, BodyState, HydroModel};
 
 /// Relative tolerance on the step being the whole window.
 const STEP_TOLERANCE: f64 = 1e-9;
@@ -191,8 +191,6 @@ pub struct TdpfAdapter {
     window: f64,
     ids: Vec<VertexId>,
     am_ids: Vec<Vec<VertexId>>,
-    /// Completed windows.
-    windows: u64,
     /// The states read for this window and their time.
     pending: Option<(f64, Vec<BodyState>)>,
     /// Last loads, as written: force and moment about each reference point.
@@ -229,7 +227,6 @@ impl TdpfAdapter {
             window,
             ids: Vec::new(),
             am_ids: Vec::new(),
-            windows: 0,
             pending: None,
             loads: None,
         })
@@ -240,14 +237,14 @@ impl TdpfAdapter {
         self.loads.as_deref()
     }
 
-    fn read_vectors(&self, coupling: &mut dyn Coupling, data: &str, rel: f64) -> AdapterResult<Vec<Vector3<f64>>> {
+    fn read_vectors(&self, coupling: &mut dyn CouplingData, data: &str, rel: f64) -> AdapterResult<Vec<Vector3<f64>>> {
         let mut v = vec![0.0; 3 * self.ids.len()];
         coupling.read_data(&self.iface.mesh, data, &self.ids, rel, &mut v)?;
         Ok(v.chunks(3).map(Vector3::from_column_slice).collect())
     }
 
     /// The CG states of all bodies sampled at `rel`.
-    fn read_states(&self, coupling: &mut dyn Coupling, rel: f64) -> AdapterResult<Vec<BodyState>> {
+    fn read_states(&self, coupling: &mut dyn CouplingData, rel: f64) -> AdapterResult<Vec<BodyState>> {
         let n = self.bodies.len();
         let p = self.read_vectors(coupling, &self.iface.positions, rel)?;
         let v = self.read_vectors(coupling, &self.iface.velocities, rel)?;
@@ -289,7 +286,7 @@ impl Adapter for TdpfAdapter {
         &self.name
     }
 
-    fn initialize_participant(&mut self, coupling: &mut dyn Coupling) -> AdapterResult<()> {
+    fn initialize_participant(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
         let mesh = self.iface.mesh.clone();
         let dims = coupling.get_mesh_dimensions(&mesh)?;
         if dims != 3 {
@@ -342,8 +339,8 @@ impl Adapter for TdpfAdapter {
         Ok(())
     }
 
-    fn read_data(&mut self, coupling: &mut dyn Coupling, relative_read_time: f64) -> AdapterResult<()> {
-        let start = self.windows as f64 * self.window;
+    fn read_data(&mut self, coupling: &mut dyn CouplingData, time: f64, relative_read_time: f64) -> AdapterResult<()> {
+        let start = time;
         let states = self.read_states(coupling, relative_read_time)?;
         if self.model.evaluations() == 0 && relative_read_time > 0.5 * self.window {
             // Reading at the window end: the history still needs its sample at t = 0.
@@ -354,7 +351,7 @@ impl Adapter for TdpfAdapter {
         Ok(())
     }
 
-    fn write_data(&mut self, coupling: &mut dyn Coupling) -> AdapterResult<()> {
+    fn write_data(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
         if self.loads.is_none() {
             let states = self.initial_states();
             let loads = self.model.peek(0.0, &states).map_err(|e| self.solver_error(e))?;
@@ -374,7 +371,7 @@ impl Adapter for TdpfAdapter {
     }
 
     /// Evaluates the loads of the states read for this window at their state time.
-    fn advance(&mut self, dt: f64) -> AdapterResult<()> {
+    fn advance(&mut self, _time: f64, dt: f64) -> AdapterResult<()> {
         if (dt - self.window).abs() > STEP_TOLERANCE * self.window {
             return Err(AdapterError::Unsupported(format!(
                 "participant `{}`: a step of {dt} s, but the TDPF participant steps its radiation memory at the fixed \
@@ -387,7 +384,6 @@ impl Adapter for TdpfAdapter {
         })?;
         let loads = self.model.evaluate(t, &states).map_err(|e| self.solver_error(e))?;
         self.loads = Some(self.at_reference_points(&states, &loads));
-        self.windows += 1;
         Ok(())
     }
 

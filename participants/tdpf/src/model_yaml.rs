@@ -30,13 +30,13 @@
 //! default the file's range), `count` (default 500), `method: SUPERPOSITION | CONVOLUTION`, plus
 //! `heading`, `ramp_time`, `ramp`. Unknown keys are errors naming the key, the file and the line.
 
-use crate::hydro_model::{IrregularMethod, RadiationMethod, WaveSpec};
-use crate::radiation::Feedthrough;
-use crate::waves::{FrequencyBand, Ramp, Spectrum, WaveError};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
-use tidelink_adapter_core::diagnostics::Diagnostics;
+use tidelink_adapter_core::diagnostics::{Diagnostics, Location};
 use tidelink_adapter_core::spec::{self, YamlLines};
+use tidelink_tdpf_solver::hydro_model::{IrregularMethod, RadiationMethod, WaveSpec};
+use tidelink_tdpf_solver::radiation::Feedthrough;
+use tidelink_tdpf_solver::waves::{FrequencyBand, Ramp, Spectrum, WaveError};
 
 /// The wave types this participant implements (Chrono's names).
 pub const WAVE_TYPES: [&str; 3] = ["NO_WAVE", "REGULAR", "IRREGULAR"];
@@ -102,7 +102,7 @@ struct WavesSection {
     method: Option<String>,
 }
 
-/// What the model file describes, ready for [`crate::hydro_model::HydroOptions`].
+/// What the model file describes, ready for [`tidelink_tdpf_solver::hydro_model::HydroOptions`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct TdpfModel {
     pub name: String,
@@ -112,6 +112,8 @@ pub struct TdpfModel {
     pub radiation: RadiationMethod,
     /// Default true (Chrono/HydroChrono); false reproduces WEC-Sim's default `b2b = 0`.
     pub body_to_body: bool,
+    /// Where `body_to_body` is set (the `model` key when it is the default).
+    pub body_to_body_loc: Location,
     pub strict_body_names: bool,
 }
 
@@ -139,6 +141,7 @@ pub fn load(path: &Path) -> Result<TdpfModel, Diagnostics> {
         waves: waves.unwrap_or_default(),
         radiation: radiation.unwrap_or_default(),
         body_to_body: m.body_to_body.unwrap_or(true),
+        body_to_body_loc: lines.loc(if m.body_to_body.is_some() { "model.body_to_body" } else { "model" }),
         strict_body_names: m.strict_body_names.unwrap_or(false),
     })
 }
@@ -238,7 +241,7 @@ fn waves(w: &WavesSection, degrees: bool, lines: &YamlLines, d: &mut Diagnostics
             let phase = w.phase.unwrap_or(0.0);
             let phase = if degrees { phase.to_radians() } else { phase };
             let ramp = ramp().map_err(|e| wave_err(e, "ramp_time", d)).ok()?;
-            if let Err(e) = crate::waves::RegularWave::from_height(height, period, phase, heading) {
+            if let Err(e) = tidelink_tdpf_solver::waves::RegularWave::from_height(height, period, phase, heading) {
                 wave_err(e, "height", d);
                 return None;
             }

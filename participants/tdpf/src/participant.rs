@@ -1,5 +1,5 @@
-//! The participant entry point shared by the binary and the tests: read the files, build the load
-//! model and the adapter, open the coupling and run the driver loop.
+//! The TDPF participant: its participant and model files and the BEMIO file into a ready
+//! [`TdpfAdapter`], behind the shared entry point ([`Tdpf`]).
 //!
 //! The coupling window (one fixed `time-window-size` for every scheme the participant is in) is the
 //! radiation model's step; implicit schemes and `method="first-participant"` are refused at start-up.
@@ -8,17 +8,29 @@
 //! solid's gravity; the excitation coefficients are the file's.
 
 use crate::adapter::{CouplingBody, Interface, TdpfAdapter};
-use crate::bemio;
-use crate::hydro_model::{HydroModel, HydroOptions};
 use crate::model_yaml;
 use anyhow::{anyhow, bail, Context, Result};
 use nalgebra::{Rotation3, Vector3};
 use std::path::Path;
 use tidelink_adapter_core::config::{PreciceConfig, TimeWindowSize};
 use tidelink_adapter_core::coupling::Backend;
-use tidelink_adapter_core::driver::{self, Progress, RunSummary};
+use tidelink_adapter_core::driver::{Progress, RunSummary};
+use tidelink_adapter_core::participant::{self, BuildError, Built, Fact, Participant, BODY_TO_BODY};
 use tidelink_adapter_core::progress::LineReporter;
-use tidelink_adapter_core::spec::{self, ParticipantFile};
+use tidelink_adapter_core::spec::ParticipantFile;
+use tidelink_bemio as bemio;
+use tidelink_tdpf_solver::hydro_model::{HydroModel, HydroOptions};
+
+/// The TDPF participant (`tidelink-tdpf`): linear potential-flow loads from a BEMIO file.
+pub struct Tdpf;
+
+impl Participant for Tdpf {
+    type Adapter = TdpfAdapter;
+
+    fn build(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<TdpfAdapter>, BuildError> {
+        Ok(build_adapter(file, cfg)?)
+    }
+}
 
 /// Runs the participant described by `participant_file`, printing progress lines for the launcher.
 pub fn run(participant_file: &Path, precice_config: &Path, backend: Backend) -> Result<RunSummary> {
@@ -32,22 +44,26 @@ pub fn run_with_progress(
     backend: Backend,
     progress: &mut dyn Progress,
 ) -> Result<RunSummary> {
-    let (mut adapter, file) = build(participant_file, precice_config)?;
-    let (name, read_time) = (&file.adapter.participant_name, file.adapter.read_data_time);
-    Ok(driver::couple(&mut adapter, name, precice_config, backend, read_time, progress)?)
+    Ok(participant::run::<Tdpf>(participant_file, precice_config, backend, progress)?.0)
 }
 
 /// Reads and cross-checks every file (participant YAML, XML, model YAML, HDF5), returning the
 /// adapter ready to couple and the participant file; all configuration errors come out here.
 pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(TdpfAdapter, ParticipantFile)> {
-    let (file, cfg) = spec::load_for_run(participant_file, precice_config).map_err(|d| anyhow!("{d}"))?;
+    let (built, file) = participant::build::<Tdpf>(participant_file, precice_config)?;
+    built.warnings.log_warnings();
+    Ok((built.adapter, file))
+}
+
+/// The adapter of `file` with its facts: the model file, the hydrodynamic file, the bodies.
+fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<TdpfAdapter>> {
     let name = file.adapter.participant_name.clone();
-    let window = window_size(&cfg, &name)?;
-    let iface = Interface::from_file(&file, &cfg).map_err(|e| anyhow!("{e}"))?;
+    let window = window_size(cfg, &name)?;
+    let iface = Interface::from_file(file, cfg).map_err(|e| anyhow!("{e}"))?;
     let Some(model_name) = &file.model else {
         bail!("{}: the TDPF participant needs a `model` file (with `model: {{h5_file, waves}}`)", file.path.display());
     };
-    let model = model_yaml::load(&file.dir().join(model_name)).map_err(|d| anyhow!("{d}"))?;
+    let model = model_yaml::load(&file.dir().join(model_name))?;
     let data = bemio::read(&model.h5_file)?;
     let specs = &file.adapter.bodies;
     if specs.is_empty() {
@@ -57,7 +73,7 @@ pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(TdpfAdap
         );
     }
     let names: Vec<&str> = specs.iter().map(|b| b.name.as_str()).collect();
-    bemio::check_body_names(&data, &names, model.strict_body_names).with_context(|| {
+    let name_warnings = bemio::check_body_names(&data, &names, model.strict_body_names).with_context(|| {
         format!("{}: the bodies of precice_adapter_config (i-th body = /body{{i+1}})", file.adapter.loc)
     })?;
     let gravity = file.simulation.gravity.map(|g| Vector3::from(g).norm());
@@ -98,7 +114,12 @@ pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(TdpfAdap
         file.adapter.read_data_time
     );
     let adapter = TdpfAdapter::new(&name, hydro, bodies, iface, window).map_err(|e| anyhow!("{e}"))?;
-    Ok((adapter, file))
+    let mut built = Built::new(adapter);
+    for w in name_warnings {
+        built.warnings.warning(file.adapter.loc.clone(), format!("{}: {w}", data.source.display()));
+    }
+    built.facts.push(Fact::new(BODY_TO_BODY, model.body_to_body, &model.body_to_body_loc));
+    Ok(built)
 }
 
 /// The fixed window of every scheme the participant is in; an implicit scheme is refused.

@@ -5,9 +5,9 @@
 use nalgebra::{Complex, Vector6};
 use std::f64::consts::PI;
 use std::path::Path;
-use tidelink_tdpf::bemio::{self, HydroData};
-use tidelink_tdpf::excitation::{ExcitationTable, IrfExcitation, RegularExcitation};
-use tidelink_tdpf::waves::{Elevation, Ramp, RegularWave};
+use tidelink_bemio::{self as bemio, HydroData};
+use tidelink_tdpf_solver::excitation::{ExcitationTable, IrfExcitation, RegularExcitation};
+use tidelink_tdpf_solver::waves::{Elevation, Ramp, RegularWave};
 
 const RM3: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/rm3/rm3.h5");
 

@@ -22,9 +22,9 @@
 use nalgebra::{Complex, DMatrix, Vector3};
 use std::f64::consts::PI;
 use std::path::Path;
-use tidelink_tdpf::bemio::{self, HydroData};
-use tidelink_tdpf::hydro_model::{BodyState, HydroModel, HydroOptions, RadiationMethod, WaveSpec};
-use tidelink_tdpf::waves::Ramp;
+use tidelink_bemio::{self as bemio, HydroData};
+use tidelink_tdpf_solver::hydro_model::{BodyState, HydroModel, HydroOptions, RadiationMethod, WaveSpec};
+use tidelink_tdpf_solver::waves::Ramp;
 
 const RM3: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/rm3/rm3.h5");
 const DT: f64 = 0.01;

@@ -3,9 +3,9 @@
 
 use nalgebra::{DMatrix, Matrix6, Vector3};
 use std::path::PathBuf;
-use tidelink_tdpf::bemio::{BodyHydro, Excitation, HydroData, RadiationIrf, StateSpace, StateSpaceEntry, WaterDepth};
-use tidelink_tdpf::hydro_model::{BodyState, HydroError, HydroModel, HydroOptions, RadiationMethod, WaveSpec};
-use tidelink_tdpf::radiation::Feedthrough;
+use tidelink_bemio::{BodyHydro, Excitation, HydroData, RadiationIrf, StateSpace, StateSpaceEntry, WaterDepth};
+use tidelink_tdpf_solver::hydro_model::{BodyState, HydroError, HydroModel, HydroOptions, RadiationMethod, WaveSpec};
+use tidelink_tdpf_solver::radiation::Feedthrough;
 
 const DT: f64 = 0.5;
 
@@ -132,8 +132,8 @@ fn hydrostatics_restore_about_the_file_equilibrium() {
 
 #[test]
 fn irregular_waves_build_by_superposition_and_need_an_irf_for_convolution() {
-    use tidelink_tdpf::hydro_model::IrregularMethod;
-    use tidelink_tdpf::waves::{Ramp, Spectrum};
+    use tidelink_tdpf_solver::hydro_model::IrregularMethod;
+    use tidelink_tdpf_solver::waves::{Ramp, Spectrum};
     let d = data();
     let spec = |method| WaveSpec::Irregular {
         spectrum: Spectrum::pierson_moskowitz(2.0, 8.0).expect("spectrum"),

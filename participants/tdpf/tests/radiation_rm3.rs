@@ -6,8 +6,10 @@
 use nalgebra::{Complex, DMatrix};
 use std::f64::consts::PI;
 use std::path::Path;
-use tidelink_tdpf::bemio::{self, HydroData};
-use tidelink_tdpf::radiation::{DirectConvolution, Feedthrough, Irf, RadiationModel, StateSpaceModel, StateSpaceSet};
+use tidelink_bemio::{self as bemio, HydroData};
+use tidelink_tdpf_solver::radiation::{
+    DirectConvolution, Feedthrough, Irf, RadiationModel, StateSpaceModel, StateSpaceSet,
+};
 
 const RM3: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/rm3/rm3.h5");
 const DT: f64 = 0.01;

@@ -3,8 +3,8 @@
 
 use nalgebra::{DMatrix, Vector6};
 use std::path::Path;
-use tidelink_tdpf::bemio::{self, HydroData, WaterDepth};
-use tidelink_tdpf::hydrostatics::{equilibrium, hydrostatic_force};
+use tidelink_bemio::{self as bemio, HydroData, WaterDepth};
+use tidelink_tdpf_solver::hydrostatics::{equilibrium, hydrostatic_force};
 
 const RM3: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/rm3/rm3.h5");
 

@@ -17,9 +17,9 @@ use common::{model_yaml, participant_yaml, rm3, run_coupled, write_case, Xml, FL
 use nalgebra::Vector6;
 use tidelink_adapter_core::spec::ReadDataTime;
 use tidelink_adapter_core::testing::temp_case;
-use tidelink_tdpf::bemio;
-use tidelink_tdpf::excitation::{ExcitationTable, RegularExcitation};
-use tidelink_tdpf::waves::{Ramp, RegularWave};
+use tidelink_bemio as bemio;
+use tidelink_tdpf_solver::excitation::{ExcitationTable, RegularExcitation};
+use tidelink_tdpf_solver::waves::{Ramp, RegularWave};
 
 const BODIES: [(&str, [f64; 3]); 2] = [("float", FLOAT), ("plate", PLATE)];
 
@@ -151,7 +151,7 @@ fn reference_point_away_from_the_cg_shifts_the_moment() {
 /// WINDOW_END). With Solid first, the first forces are the TDPF's initial data: the loads of the
 /// listed initial poses at rest (sent before any state has arrived).
 fn moving_case(fluid_first: bool) {
-    use tidelink_tdpf::hydro_model::{BodyState, HydroModel, HydroOptions, RadiationMethod, WaveSpec};
+    use tidelink_tdpf_solver::hydro_model::{BodyState, HydroModel, HydroOptions, RadiationMethod, WaveSpec};
     let Some(h5) = rm3() else { return };
     let data = bemio::read(&h5).expect("rm3.h5");
     let (window, windows) = (0.1, 60);

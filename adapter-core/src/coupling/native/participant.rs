@@ -8,7 +8,7 @@ use super::m2n::wire::Frame;
 use super::m2n::{self, M2n};
 use super::time::{Waveform, EPS};
 use crate::config::{self, MappingDirection, MappingMethod, PreciceConfig};
-use crate::coupling::{Coupling, CouplingError, Result, VertexId};
+use crate::coupling::{Coupling, CouplingData, CouplingError, Result, VertexId};
 use crate::diagnostics::nearest;
 use std::path::Path;
 use std::time::Duration;
@@ -355,7 +355,7 @@ impl NativeParticipant {
     }
 }
 
-impl Coupling for NativeParticipant {
+impl CouplingData for NativeParticipant {
     fn participant_name(&self) -> &str {
         &self.name
     }
@@ -411,67 +411,6 @@ impl Coupling for NativeParticipant {
             ));
         }
         Ok(m.vertex_count())
-    }
-
-    fn requires_initial_data(&mut self) -> Result<bool> {
-        if self.state != State::Constructed {
-            return err("requiresInitialData() has to be called before initialize().");
-        }
-        self.initial_data_queried = true;
-        Ok(self.schemes.iter().any(BiScheme::sends_initial_data))
-    }
-
-    fn initialize(&mut self) -> Result<()> {
-        match self.state {
-            State::Finalized => return err("initialize() cannot be called after finalize()."),
-            State::Initialized => return err("initialize() may only be called once."),
-            State::Constructed => {}
-        }
-        if self.schemes.iter().any(BiScheme::sends_initial_data) && !self.initial_data_queried {
-            return err(format!(
-                "Initial data has to be written to preCICE before calling initialize(). Participant \"{}\" sends initialized data: call requiresInitialData() and write the data before initialize().",
-                self.name
-            ));
-        }
-        // Write buffers get their size now that the provided meshes are complete.
-        for k in &self.write_keys {
-            let n = self.store.meshes[&k.0].vertex_count();
-            let d = self.store.data.get_mut(k).expect("registered");
-            if let Some(buf) = &mut d.write_buffer {
-                buf.resize(n * d.components, 0.0);
-            }
-        }
-        self.m2n = Some(M2n::connect(&self.name, &self.cfg, self.handshake_timeout)?);
-        let m2n_ref = self.m2n.as_ref().expect("just set");
-        for s in &mut self.schemes {
-            s.partner = m2n_ref.partner(&s.partner_name).ok_or_else(|| {
-                CouplingError::new(format!(
-                    "There is no m2n communication configured between participants \"{}\" and \"{}\". Please add an appropriate \"<m2n />\" tag.",
-                    self.name, s.partner_name
-                ))
-            })?;
-        }
-        self.exchange_meshes()?;
-        self.store.sample_write_buffers(0.0);
-        let m2n = self.m2n.as_mut().expect("connected");
-        for s in &mut self.schemes {
-            s.initialize_send(m2n, &mut self.store)?;
-        }
-        for s in &mut self.schemes {
-            s.initialize_receive(m2n, &mut self.store)?;
-        }
-        // Read data that no exchange feeds keep no samples: reading them is an error (spec §1.8).
-        self.state = State::Initialized;
-        log::info!("{}: coupling initialized", self.name);
-        Ok(())
-    }
-
-    fn get_max_time_step_size(&self) -> Result<f64> {
-        self.require_initialized("getMaxTimeStepSize()")?;
-        if !self.ongoing() {
-            return Ok(0.0);
-        }
-        Ok(self.schemes.iter().filter(|s| s.is_ongoing()).map(BiScheme::max_step).fold(f64::MAX, f64::min))
     }
 
     fn read_data(&mut self, mesh: &str, data: &str, ids: &[VertexId], rel: f64, values: &mut [f64]) -> Result<()> {
@@ -537,6 +476,69 @@ impl Coupling for NativeParticipant {
             buf[id * c..(id + 1) * c].copy_from_slice(&values[k * c..(k + 1) * c]);
         }
         Ok(())
+    }
+}
+
+impl Coupling for NativeParticipant {
+    fn requires_initial_data(&mut self) -> Result<bool> {
+        if self.state != State::Constructed {
+            return err("requiresInitialData() has to be called before initialize().");
+        }
+        self.initial_data_queried = true;
+        Ok(self.schemes.iter().any(BiScheme::sends_initial_data))
+    }
+
+    fn initialize(&mut self) -> Result<()> {
+        match self.state {
+            State::Finalized => return err("initialize() cannot be called after finalize()."),
+            State::Initialized => return err("initialize() may only be called once."),
+            State::Constructed => {}
+        }
+        if self.schemes.iter().any(BiScheme::sends_initial_data) && !self.initial_data_queried {
+            return err(format!(
+                "Initial data has to be written to preCICE before calling initialize(). Participant \"{}\" sends initialized data: call requiresInitialData() and write the data before initialize().",
+                self.name
+            ));
+        }
+        // Write buffers get their size now that the provided meshes are complete.
+        for k in &self.write_keys {
+            let n = self.store.meshes[&k.0].vertex_count();
+            let d = self.store.data.get_mut(k).expect("registered");
+            if let Some(buf) = &mut d.write_buffer {
+                buf.resize(n * d.components, 0.0);
+            }
+        }
+        self.m2n = Some(M2n::connect(&self.name, &self.cfg, self.handshake_timeout)?);
+        let m2n_ref = self.m2n.as_ref().expect("just set");
+        for s in &mut self.schemes {
+            s.partner = m2n_ref.partner(&s.partner_name).ok_or_else(|| {
+                CouplingError::new(format!(
+                    "There is no m2n communication configured between participants \"{}\" and \"{}\". Please add an appropriate \"<m2n />\" tag.",
+                    self.name, s.partner_name
+                ))
+            })?;
+        }
+        self.exchange_meshes()?;
+        self.store.sample_write_buffers(0.0);
+        let m2n = self.m2n.as_mut().expect("connected");
+        for s in &mut self.schemes {
+            s.initialize_send(m2n, &mut self.store)?;
+        }
+        for s in &mut self.schemes {
+            s.initialize_receive(m2n, &mut self.store)?;
+        }
+        // Read data that no exchange feeds keep no samples: reading them is an error (spec §1.8).
+        self.state = State::Initialized;
+        log::info!("{}: coupling initialized", self.name);
+        Ok(())
+    }
+
+    fn get_max_time_step_size(&self) -> Result<f64> {
+        self.require_initialized("getMaxTimeStepSize()")?;
+        if !self.ongoing() {
+            return Ok(0.0);
+        }
+        Ok(self.schemes.iter().filter(|s| s.is_ongoing()).map(BiScheme::max_step).fold(f64::MAX, f64::min))
     }
 
     fn advance(&mut self, dt: f64) -> Result<()> {

@@ -3,10 +3,10 @@
 //! POSITIONS), estimates their velocities from the last two reads, and writes the drag
 //! load at every point (FORCES).
 
-use super::model::PlateInStream;
 use nalgebra::Vector3;
 use tidelink_adapter_core::spec::{DataType, MeshType, ParticipantFile};
-use tidelink_adapter_core::{Adapter, AdapterError, AdapterResult, Coupling, VertexId};
+use tidelink_adapter_core::{Adapter, AdapterError, AdapterResult, CouplingData, VertexId};
+use tidelink_buoyancy_solver::PlateInStream;
 
 /// How the received motion is given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,7 +25,6 @@ pub struct StreamAdapter {
     initial: Vec<Vector3<f64>>,
     ids: Vec<VertexId>,
     dims: usize,
-    time: f64,
     /// The points and the time of the last read, and the velocities estimated then.
     last: Option<(f64, Vec<Vector3<f64>>)>,
     points: Vec<Vector3<f64>>,
@@ -90,7 +89,6 @@ impl StreamAdapter {
             velocities: vec![Vector3::zeros(); initial.len()],
             initial,
             dims: 3,
-            time: 0.0,
             last: None,
         })
     }
@@ -106,7 +104,7 @@ impl Adapter for StreamAdapter {
         &self.name
     }
 
-    fn initialize_participant(&mut self, coupling: &mut dyn Coupling) -> AdapterResult<()> {
+    fn initialize_participant(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
         let mesh = self.mesh.clone();
         self.dims = coupling.get_mesh_dimensions(&mesh)?;
         for data in [&self.motion.0, &self.forces] {
@@ -123,7 +121,7 @@ impl Adapter for StreamAdapter {
         Ok(())
     }
 
-    fn read_data(&mut self, coupling: &mut dyn Coupling, relative_read_time: f64) -> AdapterResult<()> {
+    fn read_data(&mut self, coupling: &mut dyn CouplingData, time: f64, relative_read_time: f64) -> AdapterResult<()> {
         let d = self.dims;
         let mut values = vec![0.0; self.ids.len() * d];
         coupling.read_data(&self.mesh, &self.motion.0, &self.ids, relative_read_time, &mut values)?;
@@ -137,7 +135,7 @@ impl Adapter for StreamAdapter {
                 }
             })
             .collect();
-        let t = self.time + relative_read_time;
+        let t = time + relative_read_time;
         if let Some((t0, p0)) = &self.last {
             if t > *t0 {
                 self.velocities = points.iter().zip(p0).map(|(p, q)| (p - q) / (t - t0)).collect();
@@ -148,7 +146,7 @@ impl Adapter for StreamAdapter {
         Ok(())
     }
 
-    fn write_data(&mut self, coupling: &mut dyn Coupling) -> AdapterResult<()> {
+    fn write_data(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
         let loads = self.plate.loads(&self.points, &self.velocities, self.dims == 2);
         let values: Vec<f64> = loads.iter().flat_map(|f| f.as_slice()[..self.dims].to_vec()).collect();
         coupling.write_data(&self.mesh, &self.forces, &self.ids, &values)?;
@@ -156,8 +154,7 @@ impl Adapter for StreamAdapter {
     }
 
     /// Nothing to integrate: the load is a function of the motion read.
-    fn advance(&mut self, dt: f64) -> AdapterResult<()> {
-        self.time += dt;
+    fn advance(&mut self, _time: f64, _dt: f64) -> AdapterResult<()> {
         Ok(())
     }
 }

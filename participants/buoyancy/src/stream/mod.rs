@@ -3,8 +3,7 @@
 //! `model_yaml`, `adapter` and `participant` make it a coupled participant.
 
 pub mod adapter;
-pub mod model;
 pub mod model_yaml;
 pub mod participant;
 
-pub use model::PlateInStream;
+pub use tidelink_buoyancy_solver::PlateInStream;

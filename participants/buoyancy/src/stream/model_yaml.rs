@@ -8,13 +8,13 @@
 //!   area: 0.2               # m² (per metre of span for a 2D case)
 //! ```
 
-use super::model::PlateInStream;
-use crate::model::ModelError;
 use nalgebra::Vector3;
 use serde::Deserialize;
 use std::path::Path;
 use tidelink_adapter_core::diagnostics::Diagnostics;
 use tidelink_adapter_core::spec;
+use tidelink_buoyancy_solver::ModelError;
+use tidelink_buoyancy_solver::PlateInStream;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

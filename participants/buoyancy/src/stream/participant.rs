@@ -4,32 +4,51 @@ use super::adapter::StreamAdapter;
 use super::model_yaml;
 use anyhow::{anyhow, bail, Result};
 use std::path::Path;
+use tidelink_adapter_core::config::PreciceConfig;
 use tidelink_adapter_core::coupling::Backend;
-use tidelink_adapter_core::driver::{self, Progress, RunSummary};
+use tidelink_adapter_core::driver::{Progress, RunSummary};
 use tidelink_adapter_core::mesh;
+use tidelink_adapter_core::participant::{self, BuildError, Built, Participant};
 use tidelink_adapter_core::progress::LineReporter;
-use tidelink_adapter_core::spec::{self, ParticipantFile};
+use tidelink_adapter_core::spec::ParticipantFile;
 
-/// Runs the stream participant of `participant_file`, printing progress lines.
+/// The stand-in participant `tidelink-stream`: drag of a uniform stream on the points of a plate.
+pub struct Stream;
+
+impl Participant for Stream {
+    type Adapter = StreamAdapter;
+
+    fn build(file: &ParticipantFile, _cfg: &PreciceConfig) -> Result<Built<StreamAdapter>, BuildError> {
+        Ok(build_adapter(file)?)
+    }
+}
+
+/// Runs the participant described by `participant_file`, printing progress lines for the
+/// launcher.
 pub fn run(participant_file: &Path, precice_config: &Path, backend: Backend) -> Result<RunSummary> {
     run_with_progress(participant_file, precice_config, backend, &mut LineReporter::default())
 }
 
-/// As [`run`], reporting progress to `progress`.
+/// As [`run`], reporting progress to `progress` (tests pass `&mut ()`).
 pub fn run_with_progress(
     participant_file: &Path,
     precice_config: &Path,
     backend: Backend,
     progress: &mut dyn Progress,
 ) -> Result<RunSummary> {
-    let (mut adapter, file) = build(participant_file, precice_config)?;
-    let (name, read_time) = (&file.adapter.participant_name, file.adapter.read_data_time);
-    Ok(driver::couple(&mut adapter, name, precice_config, backend, read_time, progress)?)
+    Ok(participant::run::<Stream>(participant_file, precice_config, backend, progress)?.0)
 }
 
-/// Reads and cross-checks every file; all errors name their file and line.
+/// Reads and cross-checks every file, returning the adapter ready to couple (and the
+/// participant file); all errors name their file and line.
 pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(StreamAdapter, ParticipantFile)> {
-    let (file, _cfg) = spec::load_for_run(participant_file, precice_config).map_err(|d| anyhow!("{d}"))?;
+    let (built, file) = participant::build::<Stream>(participant_file, precice_config)?;
+    built.warnings.log_warnings();
+    Ok((built.adapter, file))
+}
+
+/// The adapter of `file`: its model file and bodies.
+fn build_adapter(file: &ParticipantFile) -> Result<Built<StreamAdapter>> {
     let Some(model_name) = &file.model else {
         bail!(
             "{}: the stream participant needs a `model` file (with a `stream:` section: velocity, fluid_density, \
@@ -37,7 +56,7 @@ pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(StreamAd
             file.path.display()
         );
     };
-    let plate = model_yaml::load(&file.dir().join(model_name)).map_err(|d| anyhow!("{d}"))?;
+    let plate = model_yaml::load(&file.dir().join(model_name))?;
     let [body] = file.adapter.bodies.as_slice() else {
         bail!("{}: the stream participant loads one plate: list exactly one body, with its `points`", file.adapter.loc);
     };
@@ -53,6 +72,6 @@ pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(StreamAd
         body.name,
         plate.velocity().as_slice()
     );
-    let adapter = StreamAdapter::new(&file, plate, points)?;
-    Ok((adapter, file))
+    let adapter = StreamAdapter::new(file, plate, points)?;
+    Ok(Built::new(adapter))
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use tidelink_adapter_core::spec::ReadDataTime;
 use tidelink_adapter_core::testing::TempCase;
-use tidelink_adapter_core::{Adapter, AdapterResult, Coupling, VertexId};
+use tidelink_adapter_core::{Adapter, AdapterResult, CouplingData, VertexId};
 
 /// The shared RM3 file, located from this crate (never copied into the repository).
 pub const RM3: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/rm3/rm3.h5");
@@ -205,7 +205,7 @@ impl Adapter for HeldSolid {
     fn name(&self) -> &str {
         "Solid"
     }
-    fn initialize_participant(&mut self, coupling: &mut dyn Coupling) -> AdapterResult<()> {
+    fn initialize_participant(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
         let coords: Vec<f64> = self.points.iter().flatten().copied().collect();
         self.ids = vec![0; self.points.len()];
         coupling.set_mesh_vertices("SolidMesh", &coords, &mut self.ids)?;
@@ -218,7 +218,7 @@ impl Adapter for HeldSolid {
         }
         Ok(())
     }
-    fn read_data(&mut self, coupling: &mut dyn Coupling, rel: f64) -> AdapterResult<()> {
+    fn read_data(&mut self, coupling: &mut dyn CouplingData, _time: f64, rel: f64) -> AdapterResult<()> {
         let n = 3 * self.ids.len();
         let (mut forces, mut torques) = (vec![0.0; n], vec![0.0; n]);
         coupling.read_data("SolidMesh", "forces", &self.ids, rel, &mut forces)?;
@@ -230,7 +230,7 @@ impl Adapter for HeldSolid {
         self.readings.lock().expect("lock").push(Reading { t: self.t, forces, torques, added_mass });
         Ok(())
     }
-    fn write_data(&mut self, coupling: &mut dyn Coupling) -> AdapterResult<()> {
+    fn write_data(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
         let (p, v): (Vec<f64>, Vec<f64>) = match &self.motion {
             Some(m) => {
                 let states = m(self.t);
@@ -250,8 +250,9 @@ impl Adapter for HeldSolid {
         }
         Ok(())
     }
-    fn advance(&mut self, dt: f64) -> AdapterResult<()> {
-        self.t += dt;
+    fn advance(&mut self, time: f64, dt: f64) -> AdapterResult<()> {
+        // The driver's time: `write_data` (after the step) prescribes the motion at the step's end.
+        self.t = time + dt;
         Ok(())
     }
     fn solver_time_step(&self, max_step: f64) -> f64 {

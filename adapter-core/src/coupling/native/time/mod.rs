@@ -3,7 +3,7 @@
 mod time_handler;
 mod waveform;
 
-pub use time_handler::{Kahan, TimeHandler};
+pub use time_handler::TimeHandler;
 pub use waveform::Waveform;
 
 /// The one absolute tolerance preCICE uses for every time comparison (spec conventions).

@@ -2,28 +2,7 @@
 //! 500 windows of 0.01 end exactly at 5 and sub-step sums never drift across windows.
 
 use super::EPS;
-
-/// Compensated sum (boost `sum_kahan` equivalent).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Kahan {
-    sum: f64,
-    c: f64,
-}
-
-impl Kahan {
-    pub fn add(&mut self, x: f64) {
-        let y = x - self.c;
-        let t = self.sum + y;
-        self.c = (t - self.sum) - y;
-        self.sum = t;
-    }
-    pub fn value(&self) -> f64 {
-        self.sum
-    }
-    pub fn reset(&mut self) {
-        *self = Kahan::default();
-    }
-}
+use crate::time::Kahan;
 
 /// Window start, progress inside the window, window counter and the end conditions.
 #[derive(Debug, Clone)]

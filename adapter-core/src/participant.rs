@@ -1,0 +1,280 @@
+//! The one participant entry point: a [`Participant`] says how its adapter is built from its
+//! participant file and the preCICE XML; [`build`], [`run`] and [`check`] do the rest the same way
+//! for every participant, and `cli::main` puts them behind one command line.
+//!
+//! Building reads and validates every file the participant needs (model, solver and
+//! hydrodynamic files) without opening the coupling, so `--check` (and through it
+//! `tidelink check`) finds every error a run would stop on, with file and line.
+
+use crate::adapter::Adapter;
+use crate::config::PreciceConfig;
+use crate::coupling::Backend;
+use crate::diagnostics::{Diagnostic, Diagnostics, Location, Severity};
+use crate::driver::{self, CoupleError, Progress, RunSummary};
+use crate::spec::{self, ParticipantFile};
+use std::error::Error as StdError;
+use std::fmt;
+use std::path::Path;
+
+/// Any error a participant's own build step reports (its files, its solver's set-up); the
+/// chain of sources is kept so that every cause is printed.
+pub type BuildError = Box<dyn StdError + Send + Sync + 'static>;
+
+/// A participant program: how its adapter is built from the files.
+pub trait Participant {
+    /// The adapter the driver runs.
+    type Adapter: Adapter;
+
+    /// Builds the adapter from the participant file and the XML (both already read and
+    /// cross-checked): reads the participant's own files, returns the adapter ready to couple,
+    /// its warnings, and the facts other participants' files are checked against.
+    fn build(file: &ParticipantFile, config: &PreciceConfig) -> Result<Built<Self::Adapter>, BuildError>;
+}
+
+/// What a participant's build produced.
+pub struct Built<A> {
+    /// The adapter, ready to couple.
+    pub adapter: A,
+    /// Warnings about its files (errors stop the build instead).
+    pub warnings: Diagnostics,
+    /// Settings that must agree across participants, for `tidelink check`'s cross-file rules.
+    pub facts: Vec<Fact>,
+}
+
+impl<A> Built<A> {
+    /// An adapter with no warnings and no facts.
+    pub fn new(adapter: A) -> Self {
+        Built { adapter, warnings: Diagnostics::default(), facts: Vec::new() }
+    }
+}
+
+/// A setting of one participant that another participant's must agree with (e.g. whether the
+/// hydrodynamic body-to-body terms are used), with where it was set.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Fact {
+    /// What it is, e.g. [`BODY_TO_BODY`].
+    pub name: String,
+    /// Its value, as text (`true`, `false`, a list joined by commas, ...).
+    pub value: String,
+    /// The file that set it (or the default), and the line.
+    pub file: String,
+    /// 1-based line; 0 when unknown.
+    pub line: usize,
+}
+
+/// Whether the hydrodynamic body-to-body (off-diagonal) terms are used: the Solid's
+/// `added_mass.body_to_body` and the TDPF model's `body_to_body` must agree.
+pub const BODY_TO_BODY: &str = "body_to_body";
+
+impl Fact {
+    /// A fact set at `loc`.
+    pub fn new(name: &str, value: impl ToString, loc: &Location) -> Self {
+        Fact { name: name.to_string(), value: value.to_string(), file: loc.file.display().to_string(), line: loc.line }
+    }
+    /// Where it was set.
+    pub fn location(&self) -> Location {
+        Location::new(&self.file, self.line)
+    }
+}
+
+/// Why a participant did not run: its files, its build, or the coupled run.
+#[derive(Debug)]
+pub enum ParticipantError {
+    /// The participant file or the XML (or their cross-check) has errors.
+    Files(Diagnostics),
+    /// The participant's own build failed (model, solver or data files; solver set-up).
+    Build(BuildError),
+    /// The coupling could not be opened or the run failed.
+    Couple(CoupleError),
+}
+
+impl fmt::Display for ParticipantError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParticipantError::Files(d) => d.fmt(f),
+            ParticipantError::Build(e) => e.fmt(f),
+            ParticipantError::Couple(e) => e.fmt(f),
+        }
+    }
+}
+
+impl StdError for ParticipantError {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> {
+        match self {
+            ParticipantError::Files(_) => None,
+            ParticipantError::Build(e) => e.source(),
+            ParticipantError::Couple(e) => e.source(),
+        }
+    }
+}
+
+/// Reads the participant file and the XML, cross-checks them and builds the adapter; warnings
+/// are returned, not logged.
+pub fn build<P: Participant>(
+    participant_file: &Path,
+    precice_config: &Path,
+) -> Result<(Built<P::Adapter>, ParticipantFile), ParticipantError> {
+    let (file, cfg, mut warnings) =
+        spec::load_checked(participant_file, precice_config).map_err(ParticipantError::Files)?;
+    let mut built = P::build(&file, &cfg).map_err(ParticipantError::Build)?;
+    warnings.extend(std::mem::take(&mut built.warnings));
+    built.warnings = warnings;
+    Ok((built, file))
+}
+
+/// Builds the participant, logs its warnings, opens the coupling on `backend` and runs the
+/// driver to the end; returns the summary and the adapter (for its output paths).
+pub fn run<P: Participant>(
+    participant_file: &Path,
+    precice_config: &Path,
+    backend: Backend,
+    progress: &mut dyn Progress,
+) -> Result<(RunSummary, P::Adapter), ParticipantError> {
+    let (built, file) = build::<P>(participant_file, precice_config)?;
+    built.warnings.log_warnings();
+    let mut adapter = built.adapter;
+    let (name, read_time) = (&file.adapter.participant_name, file.adapter.read_data_time);
+    let summary = driver::couple(&mut adapter, name, precice_config, backend, read_time, progress)
+        .map_err(ParticipantError::Couple)?;
+    Ok((summary, adapter))
+}
+
+/// What `--check` found: every diagnostic with file and line, and the facts.
+#[derive(Debug, Clone, Default)]
+pub struct CheckReport {
+    /// Errors and warnings, in the order found.
+    pub diagnostics: Diagnostics,
+    /// The participant's facts (empty when the build failed).
+    pub facts: Vec<Fact>,
+}
+
+/// Builds the participant without running it and reports what a run would stop on.
+pub fn check<P: Participant>(participant_file: &Path, precice_config: &Path) -> CheckReport {
+    match build::<P>(participant_file, precice_config) {
+        Ok((built, _)) => CheckReport { diagnostics: built.warnings, facts: built.facts },
+        Err(ParticipantError::Files(d)) => CheckReport { diagnostics: d, facts: Vec::new() },
+        Err(ParticipantError::Build(e)) => {
+            CheckReport { diagnostics: error_diagnostics(e.as_ref(), participant_file), facts: Vec::new() }
+        }
+        Err(e) => CheckReport { diagnostics: error_diagnostics(&e, participant_file), facts: Vec::new() },
+    }
+}
+
+/// The diagnostics inside an error's chain, or one error at `file` with the whole chain.
+fn error_diagnostics(e: &(dyn StdError + 'static), file: &Path) -> Diagnostics {
+    let mut found = Diagnostics::default();
+    let mut cur: Option<&(dyn StdError + 'static)> = Some(e);
+    while let Some(err) = cur {
+        if let Some(d) = err.downcast_ref::<Diagnostics>() {
+            found.extend(d.clone());
+        }
+        cur = err.source();
+    }
+    if found.has_errors() {
+        return found;
+    }
+    found.push(Diagnostic::error(Location::new(file, 0), chain(e)));
+    found
+}
+
+/// `outer: cause: root cause`, as anyhow prints an error chain with `{:#}`.
+pub fn chain(e: &dyn StdError) -> String {
+    let mut text = e.to_string();
+    let mut cur = e.source();
+    while let Some(s) = cur {
+        let next = s.to_string();
+        if !text.ends_with(&next) {
+            text.push_str(": ");
+            text.push_str(&next);
+        }
+        cur = s.source();
+    }
+    text
+}
+
+/// The prefix of a check line on a participant's standard output (`--check=lines`).
+pub const CHECK_PREFIX: &str = "@check ";
+/// The prefix of a fact line on a participant's standard output (`--check=lines`).
+pub const FACT_PREFIX: &str = "@fact ";
+
+/// One diagnostic as it travels from a participant's `--check=lines` to `tidelink check`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CheckLine {
+    /// `error` or `warning`.
+    pub severity: String,
+    /// The file it is about.
+    pub file: String,
+    /// 1-based line; 0 when unknown.
+    pub line: usize,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+impl CheckReport {
+    /// The report as `@check` and `@fact` lines (one JSON object each), for `tidelink check`.
+    pub fn to_lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for d in &self.diagnostics.0 {
+            let line = CheckLine {
+                severity: if d.is_error() { "error" } else { "warning" }.to_string(),
+                file: d.location.file.display().to_string(),
+                line: d.location.line,
+                message: d.message.clone(),
+            };
+            out.push(format!("{CHECK_PREFIX}{}", serde_json::to_string(&line).unwrap_or_default()));
+        }
+        for f in &self.facts {
+            out.push(format!("{FACT_PREFIX}{}", serde_json::to_string(f).unwrap_or_default()));
+        }
+        out
+    }
+
+    /// Reads the `@check` and `@fact` lines of a participant's output; other lines are ignored.
+    pub fn from_lines(text: &str) -> CheckReport {
+        let mut report = CheckReport::default();
+        for line in text.lines() {
+            if let Some(json) = line.strip_prefix(CHECK_PREFIX) {
+                if let Ok(c) = serde_json::from_str::<CheckLine>(json) {
+                    let severity = if c.severity == "error" { Severity::Error } else { Severity::Warning };
+                    let location = Location::new(c.file, c.line);
+                    report.diagnostics.push(Diagnostic { severity, location, message: c.message });
+                }
+            } else if let Some(json) = line.strip_prefix(FACT_PREFIX) {
+                if let Ok(f) = serde_json::from_str::<Fact>(json) {
+                    report.facts.push(f);
+                }
+            }
+        }
+        report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_lines_round_trip() {
+        let mut diagnostics = Diagnostics::default();
+        diagnostics.error(Location::new("a/model.yaml", 3), "bad\nthing: \"quoted\"");
+        diagnostics.warning(Location::new("b.yaml", 0), "careful");
+        let facts = vec![Fact::new(BODY_TO_BODY, true, &Location::new("m.yaml", 7))];
+        let report = CheckReport { diagnostics, facts };
+        let text = format!("noise\n{}\n@progress 1\n", report.to_lines().join("\n"));
+        let back = CheckReport::from_lines(&text);
+        assert_eq!(back.diagnostics, report.diagnostics);
+        assert_eq!(back.facts, report.facts);
+    }
+
+    #[test]
+    fn an_error_chain_keeps_its_diagnostics_or_prints_every_cause() {
+        let mut d = Diagnostics::default();
+        d.error(Location::new("m.yaml", 2), "no mass");
+        let boxed: BuildError = Box::new(d.clone());
+        assert_eq!(error_diagnostics(boxed.as_ref(), Path::new("p.yaml")), d);
+
+        let io: BuildError = Box::new(std::io::Error::other("disk on fire"));
+        let found = error_diagnostics(io.as_ref(), Path::new("p.yaml"));
+        assert_eq!(found.to_string(), "p.yaml: error: disk on fire");
+    }
+}

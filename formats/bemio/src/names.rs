@@ -1,0 +1,31 @@
+//! The association "i-th model body <-> `/body{i+1}` of the file", checked by name.
+
+use crate::BemioError;
+use tidelink_hydro_data::HydroData;
+
+/// Checks the index association "i-th model body ↔ `/body{i+1}`": fewer file bodies than ours is an
+/// error; a name mismatch is a warning (returned, for the caller to report), or an error when `strict`.
+pub fn check_body_names(data: &HydroData, ours: &[&str], strict: bool) -> Result<Vec<String>, BemioError> {
+    if data.bodies.len() < ours.len() {
+        return Err(BemioError::TooFewBodies {
+            file: data.source.clone(),
+            in_file: data.bodies.len(),
+            ours: ours.len(),
+        });
+    }
+    let mut warnings = Vec::new();
+    for (i, (body, name)) in data.bodies.iter().zip(ours).enumerate() {
+        if body.name != *name {
+            let message = format!(
+                "body index {i}: model body \"{name}\" takes the coefficients of /body{} named \"{}\" in the file",
+                i + 1,
+                body.name
+            );
+            if strict {
+                return Err(BemioError::NameMismatch { file: data.source.clone(), message });
+            }
+            warnings.push(message);
+        }
+    }
+    Ok(warnings)
+}

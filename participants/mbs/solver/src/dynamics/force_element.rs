@@ -1,0 +1,79 @@
+//! Force elements: loads between two bodies that depend on their state (springs,
+//! dampers, actuators), kept in a [`ForceElementSet`]. An element may give its stiffness
+//! and damping Jacobians analytically; if it does not, the integrators difference it
+//! numerically (see [`crate::solver::assembly`]).
+
+use crate::dynamics::body_set::{BodyHandle, BodySet};
+use nalgebra::{SMatrix, Vector3};
+
+/// A 12×12 block over `[δx1, δθ1, δx2, δθ2]` (or the matching velocities).
+pub type Block12 = SMatrix<f64, 12, 12>;
+
+/// A force at the COM and a torque about it, world axes.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Wrench {
+    pub force: Vector3<f64>,
+    pub torque: Vector3<f64>,
+}
+
+/// A load between two bodies (either may be fixed).
+pub trait ForceElement: std::fmt::Debug + Send + Sync {
+    /// The element's name, for messages.
+    fn name(&self) -> &str;
+    /// The two bodies it acts on.
+    fn bodies(&self) -> [BodyHandle; 2];
+    /// The wrenches on body 1 and body 2 at the current state.
+    fn wrenches(&self, bodies: &BodySet) -> [Wrench; 2];
+    /// `(∂Q/∂q, ∂Q/∂v)` of the generalized forces `[F1, τ1, F2, τ2]`, if known
+    /// analytically; `None` makes the integrators use coloured finite differences.
+    fn jacobian(&self, _bodies: &BodySet) -> Option<(Block12, Block12)> {
+        None
+    }
+    /// A boxed copy (force element sets are cloned with their models).
+    fn clone_box(&self) -> Box<dyn ForceElement>;
+    /// The element as `Any`, so code that knows its type can change its coefficients
+    /// ([`ForceElementSet::find_mut`]).
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
+}
+
+/// All force elements of a system, in insertion order.
+#[derive(Debug, Default)]
+pub struct ForceElementSet {
+    elements: Vec<Box<dyn ForceElement>>,
+}
+
+impl Clone for ForceElementSet {
+    fn clone(&self) -> Self {
+        ForceElementSet { elements: self.elements.iter().map(|e| e.clone_box()).collect() }
+    }
+}
+
+impl ForceElementSet {
+    /// An empty set.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Adds an element; returns its index.
+    pub fn insert(&mut self, e: Box<dyn ForceElement>) -> usize {
+        self.elements.push(e);
+        self.elements.len() - 1
+    }
+    pub fn len(&self) -> usize {
+        self.elements.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.elements.is_empty()
+    }
+    /// Every element in insertion order.
+    pub fn iter(&self) -> impl Iterator<Item = &dyn ForceElement> {
+        self.elements.iter().map(|e| e.as_ref())
+    }
+    /// The element at `i` for mutation (a controller changing a coefficient mid-run).
+    pub fn get_mut(&mut self, i: usize) -> Option<&mut Box<dyn ForceElement>> {
+        self.elements.get_mut(i)
+    }
+    /// The element called `name` if it is a `T` (a controller stiffening a spring mid-run).
+    pub fn find_mut<T: ForceElement + 'static>(&mut self, name: &str) -> Option<&mut T> {
+        self.elements.iter_mut().filter(|e| e.name() == name).find_map(|e| e.as_any_mut().downcast_mut::<T>())
+    }
+}

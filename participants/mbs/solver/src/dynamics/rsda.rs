@@ -1,0 +1,115 @@
+//! Rotational spring-damper-actuator (Chrono's RSDA) about an axis fixed in body 1.
+//!
+//! With `θ` the rotation of body 2 relative to body 1 about the axis (opening positive)
+//! and `θ̇` its rate, the torque on body 2 is `T = P − k (θ − θ0) − c θ̇` about the axis
+//! (body 1 gets the reaction): the spring and damper resist the motion (seed 000).
+
+use crate::dynamics::body_set::{BodyHandle, BodySet};
+use crate::dynamics::force_element::{Block12, ForceElement, Wrench};
+use crate::error::MbsError;
+use nalgebra::{Matrix3, Unit, Vector3};
+
+/// An RSDA; the angle is measured between two reference directions perpendicular to the
+/// axis, one in each body, equal when it is created (`θ = 0` there). It is meant to sit on
+/// a revolute joint; the angle is continuous within (−π, π] of the start.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rsda {
+    pub name: String,
+    pub body1: BodyHandle,
+    pub body2: BodyHandle,
+    axis1: Vector3<f64>,
+    ref1: Vector3<f64>,
+    ref2: Vector3<f64>,
+    /// Spring coefficient `k` (N m/rad).
+    pub stiffness: f64,
+    /// Damping coefficient `c` (N m s/rad).
+    pub damping: f64,
+    /// Preload torque `P` (N m).
+    pub preload: f64,
+    /// Free angle `θ0` (rad).
+    pub free_angle: f64,
+}
+
+impl Rsda {
+    /// An RSDA about `axis` (world, current configuration).
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        name: &str,
+        bodies: &BodySet,
+        body1: BodyHandle,
+        body2: BodyHandle,
+        axis: Vector3<f64>,
+        stiffness: f64,
+        damping: f64,
+        preload: f64,
+        free_angle: f64,
+    ) -> Result<Self, MbsError> {
+        let b1 = bodies.get(body1).ok_or(MbsError::UnknownHandle(body1.index()))?;
+        let b2 = bodies.get(body2).ok_or(MbsError::UnknownHandle(body2.index()))?;
+        if ![stiffness, damping, preload, free_angle].iter().chain(axis.iter()).all(|x| x.is_finite()) {
+            return Err(MbsError::NotFinite("an RSDA parameter"));
+        }
+        let Some(a) = Unit::try_new(axis, 1e-12) else {
+            return Err(MbsError::InvalidElement { name: name.into(), why: "its axis is zero".into() });
+        };
+        let trial = if a.x.abs() < 0.9 { Vector3::x() } else { Vector3::y() };
+        let reference = (trial - a.into_inner() * a.dot(&trial)).normalize();
+        Ok(Rsda {
+            name: name.into(),
+            body1,
+            body2,
+            axis1: b1.orientation.inverse() * a.into_inner(),
+            ref1: b1.orientation.inverse() * reference,
+            ref2: b2.orientation.inverse() * reference,
+            stiffness,
+            damping,
+            preload,
+            free_angle,
+        })
+    }
+
+    /// The world axis, the angle `θ` and its rate `θ̇`.
+    pub fn angle_and_rate(&self, bodies: &BodySet) -> Option<(Vector3<f64>, f64, f64)> {
+        let (b1, b2) = (bodies.get(self.body1)?, bodies.get(self.body2)?);
+        let z = b1.orientation * self.axis1;
+        let (u1, u2) = (b1.orientation * self.ref1, b2.orientation * self.ref2);
+        let theta = z.dot(&u1.cross(&u2)).atan2(u1.dot(&u2));
+        Some((z, theta, z.dot(&(b2.angvel - b1.angvel))))
+    }
+}
+
+impl ForceElement for Rsda {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn bodies(&self) -> [BodyHandle; 2] {
+        [self.body1, self.body2]
+    }
+    fn wrenches(&self, bodies: &BodySet) -> [Wrench; 2] {
+        let Some((z, th, rate)) = self.angle_and_rate(bodies) else { return [Wrench::default(); 2] };
+        let t = (self.preload - self.stiffness * (th - self.free_angle) - self.damping * rate) * z;
+        [Wrench { force: Vector3::zeros(), torque: -t }, Wrench { force: Vector3::zeros(), torque: t }]
+    }
+    /// `∂T/∂θ = −k`, `∂T/∂θ̇ = −c` about the axis (`δθ ≈ z·(δθ2 − δθ1)`); the turning of
+    /// the axis with body 1 is left out (it vanishes on a revolute joint).
+    fn jacobian(&self, bodies: &BodySet) -> Option<(Block12, Block12)> {
+        let (z, _, _) = self.angle_and_rate(bodies)?;
+        let zz: Matrix3<f64> = z * z.transpose();
+        let block = |coef: f64| {
+            let mut m = Block12::zeros();
+            for (i, si) in [(3, -1.0), (9, 1.0)] {
+                for (j, sj) in [(3, -1.0), (9, 1.0)] {
+                    m.fixed_view_mut::<3, 3>(i, j).copy_from(&(zz * (-coef * si * sj)));
+                }
+            }
+            m
+        };
+        Some((block(self.stiffness), block(self.damping)))
+    }
+    fn clone_box(&self) -> Box<dyn ForceElement> {
+        Box::new(self.clone())
+    }
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+}

@@ -1,0 +1,32 @@
+//! `tidelink-mbs-solver`: a rigid multibody solver, physics only (no I/O, no coupling).
+//!
+//! Laid out after rapier: [`dynamics`] holds what moves and what connects it (bodies in a set
+//! with handles, joints built from constraint rows, force elements), [`solver`] how a step is
+//! taken (assembly of the Newton matrix, colouring, Newton, the integrators), [`added_mass`] the
+//! infinite-frequency added mass in the mass matrix, [`system`] the model and the
+//! [`MultibodySystem`] that one integrator advances, [`geometry`] the shapes attached to bodies,
+//! [`state`] bitwise save and restore.
+
+pub mod added_mass;
+pub mod dynamics;
+pub mod error;
+pub mod geometry;
+pub mod solver;
+pub mod state;
+pub mod system;
+
+pub use added_mass::{AddedMass, AddedMassError, Frame, ReferencePoint};
+pub use dynamics::body::{RigidBody, RigidBodyBuilder};
+pub use dynamics::body_set::{BodyHandle, BodySet};
+pub use dynamics::force_element::{ForceElement, ForceElementSet, Wrench};
+pub use dynamics::joint::{Joint, JointKind, JointSet};
+pub use dynamics::rsda::Rsda;
+pub use dynamics::tsda::Tsda;
+pub use error::MbsError;
+pub use geometry::shape::{BodyShape, ShapeKind};
+pub use solver::euler_implicit::LinearizedImplicitEuler;
+pub use solver::hht::Hht;
+pub use solver::integrator::{Integrator, SemiImplicitEuler};
+pub use state::{BodySetState, BodyState, IntegratorHistory};
+pub use system::model::Model;
+pub use system::MultibodySystem;

@@ -1,0 +1,235 @@
+//! HHT-α (Hilber–Hughes–Taylor), index 3: Newton iterations on the accelerations and
+//! Lagrange multipliers of the constrained equations of motion, positions kept on the
+//! constraints at every step (Negrut et al.'s form, as Chrono's `HHT`):
+//!
+//! - `M a₁ + (1+α)(Φ_qᵀλ − Q)₁ − α(Φ_qᵀλ − Q)₀ = 0`, `Φ(q₁)/(β h²) = 0`;
+//! - `q₁ = q₀ ⊕ (h v₀ + h²((½ − β) a₀ + β a₁))`, `v₁ = v₀ + h((1 − γ) a₀ + γ a₁)`;
+//! - `γ = ½ − α`, `β = (1 − α)²/4`, `α ∈ [−⅓, 0]` (α = 0: trapezoidal, energy-conserving).
+//!
+//! The Newton matrix is `[M − (1+α)(β h² K + γ h C), (1+α)Φ_qᵀ; Φ_q, 0]`, assembled per
+//! element by [`crate::solver::assembly`]; each Newton step is damped by an Armijo backtracking
+//! line search (at most 5 halvings, c = 1e-4) on the residual norm.
+//!
+//! With added mass ([`Integrator::step_full`]) `M` is `M + A∞` throughout (start, residual,
+//! Newton matrix); the velocity projection of [`crate::solver::newton`] stays weighted by `M` alone,
+//! which changes only the direction of a correction as small as the constraint drift.
+
+use crate::added_mass::AddedMass;
+use crate::dynamics::body_set::BodySet;
+use crate::dynamics::force_element::ForceElementSet;
+use crate::dynamics::joint::JointSet;
+use crate::error::MbsError;
+use crate::solver::assembly::{displace, set_velocities, velocities, DofMap, System};
+use crate::solver::integrator::Integrator;
+use crate::solver::newton::{elements_named, project_velocities, solve_saddle};
+use crate::state::IntegratorHistory;
+use nalgebra::{DMatrix, DVector};
+
+/// Chrono's default α for hydrodynamics.
+pub const DEFAULT_ALPHA: f64 = -0.2;
+/// Armijo's sufficient-decrease constant.
+const ARMIJO_C: f64 = 1e-4;
+/// Most halvings of one Newton step.
+const MAX_HALVINGS: usize = 5;
+
+/// The HHT-α integrator and its history (accelerations, multipliers, previous residual).
+#[derive(Debug, Clone)]
+pub struct Hht {
+    alpha: f64,
+    /// Most Newton iterations per step.
+    pub max_iterations: usize,
+    /// Newton stops when the last position update is below this (m; rad for rotations)…
+    pub abs_tolerance: f64,
+    /// …and every constraint residual is below this (m, or dimensionless for angular rows).
+    pub constraint_tolerance: f64,
+    /// Difference force elements numerically even where analytical Jacobians exist.
+    pub force_numerical: bool,
+    history: IntegratorHistory,
+    started: bool,
+}
+
+impl Default for Hht {
+    /// HHT with [`DEFAULT_ALPHA`].
+    fn default() -> Self {
+        Hht {
+            alpha: DEFAULT_ALPHA,
+            max_iterations: 20,
+            abs_tolerance: 1e-10,
+            constraint_tolerance: 1e-12,
+            force_numerical: false,
+            history: IntegratorHistory::default(),
+            started: false,
+        }
+    }
+}
+
+impl Hht {
+    /// HHT with `alpha` in [−1/3, 0]; anything else is [`MbsError::InvalidAlpha`].
+    pub fn new(alpha: f64) -> Result<Self, MbsError> {
+        if !(alpha.is_finite() && (-1.0 / 3.0..=0.0).contains(&alpha)) {
+            return Err(MbsError::InvalidAlpha(alpha));
+        }
+        Ok(Hht { alpha, ..Hht::default() })
+    }
+    /// The α in use.
+    pub fn alpha(&self) -> f64 {
+        self.alpha
+    }
+
+    fn coefficients(&self) -> (f64, f64) {
+        (0.5 - self.alpha, (1.0 - self.alpha).powi(2) / 4.0)
+    }
+
+    /// The bodies at the trial accelerations `a`.
+    fn trial(&self, base: &BodySet, dofs: &DofMap, a: &DVector<f64>, h: f64) -> BodySet {
+        let (gamma, beta) = self.coefficients();
+        let a0 = DVector::from_column_slice(&self.history.accelerations);
+        let v0 = velocities(base, dofs);
+        let dq = &v0 * h + (&a0 * (0.5 - beta) + a * beta) * (h * h);
+        let v1 = v0 + (&a0 * (1.0 - gamma) + a * gamma) * h;
+        let mut b = base.clone();
+        displace(&mut b, dofs, &dq);
+        set_velocities(&mut b, dofs, &v1);
+        b
+    }
+
+    /// Consistent start: `[M Φ_qᵀ; Φ_q 0][a; λ] = [Q; 0]` at the initial state (`M + A∞`
+    /// with added mass).
+    fn start(
+        &mut self,
+        sys: &System,
+        bodies: &BodySet,
+        dofs: &DofMap,
+        added: Option<&AddedMass>,
+    ) -> Result<(), MbsError> {
+        let (phi, phi_q) = sys.constraints(bodies, dofs);
+        let q = sys.forces(bodies, dofs);
+        let m = sys.mass_with(bodies, dofs, added)?;
+        let (a, l) = solve_saddle(&m, &phi_q.transpose(), &phi_q, &q, &DVector::zeros(phi.len())).ok_or_else(|| {
+            MbsError::NonFiniteNewtonStep { time: self.history.time, elements: elements_named(sys, bodies, dofs) }
+        })?;
+        self.history.residual = (phi_q.transpose() * &l - q).as_slice().to_vec();
+        self.history.accelerations = a.as_slice().to_vec();
+        self.history.multipliers = l.as_slice().to_vec();
+        self.started = true;
+        Ok(())
+    }
+}
+
+/// Residual pieces at a trial state: force rows (scaled to accelerations for the merit)
+/// and constraint rows.
+struct Residual {
+    r: DVector<f64>,
+    merit: f64,
+    phi_max: f64,
+}
+
+impl Integrator for Hht {
+    fn name(&self) -> &'static str {
+        "HHT-alpha"
+    }
+
+    fn handles_added_mass(&self) -> bool {
+        true
+    }
+
+    fn step_full(
+        &mut self,
+        bodies: &mut BodySet,
+        joints: &JointSet,
+        forces: &ForceElementSet,
+        added: Option<&AddedMass>,
+        h: f64,
+    ) -> Result<(), MbsError> {
+        let sys = System { joints, forces, force_numerical: self.force_numerical };
+        let dofs = DofMap::new(bodies);
+        let m = joints.equations();
+        if !self.started || self.history.accelerations.len() != dofs.n || self.history.multipliers.len() != m {
+            self.start(&sys, bodies, &dofs, added)?;
+        }
+        let (gamma, beta) = self.coefficients();
+        let alpha = self.alpha;
+        let r0 = DVector::from_column_slice(&self.history.residual);
+        let base = bodies.clone();
+        let residual = |b: &BodySet, a: &DVector<f64>, l: &DVector<f64>, mass: &DMatrix<f64>| {
+            let (phi, phi_q) = sys.constraints(b, &dofs);
+            let q = sys.forces(b, &dofs);
+            let r1 = mass * a + (phi_q.transpose() * l - q) * (1.0 + alpha) - &r0 * alpha;
+            let mut r = DVector::zeros(dofs.n + m);
+            r.rows_mut(0, dofs.n).copy_from(&r1);
+            r.rows_mut(dofs.n, m).copy_from(&(&phi / (beta * h * h)));
+            let scaled: f64 = (0..dofs.n).map(|i| (r[i] / mass[(i, i)].max(f64::MIN_POSITIVE)).powi(2)).sum::<f64>()
+                + r.rows(dofs.n, m).norm_squared();
+            Residual { r, merit: 0.5 * scaled, phi_max: phi.amax() }
+        };
+        let mut a = DVector::from_column_slice(&self.history.accelerations);
+        let mut l = DVector::from_column_slice(&self.history.multipliers);
+        let mut converged = false;
+        let mut last_phi = 0.0;
+        for _ in 0..self.max_iterations {
+            let trial = self.trial(&base, &dofs, &a, h);
+            let asm = sys.assemble_with(&trial, &dofs, added)?;
+            let res = residual(&trial, &a, &l, &asm.mass);
+            let jac = &asm.mass - (&asm.stiffness * (beta * h * h) + &asm.damping * (gamma * h)) * (1.0 + alpha);
+            let bt = asm.phi_q.transpose() * (1.0 + alpha);
+            let f = -res.r.rows(0, dofs.n);
+            let g = -res.r.rows(dofs.n, m);
+            let (da, dl) = solve_saddle(&jac, &bt, &asm.phi_q, &f.into_owned(), &g.into_owned()).ok_or_else(|| {
+                MbsError::NonFiniteNewtonStep { time: self.history.time, elements: elements_named(&sys, &base, &dofs) }
+            })?;
+            let mut s = 1.0;
+            let mut next = None;
+            for k in 0..=MAX_HALVINGS {
+                let (a1, l1) = (&a + &da * s, &l + &dl * s);
+                let tb = self.trial(&base, &dofs, &a1, h);
+                let r1 = residual(&tb, &a1, &l1, &asm.mass);
+                let ok = r1.merit <= (1.0 - 2.0 * ARMIJO_C * s) * res.merit;
+                if ok || k == MAX_HALVINGS {
+                    next = Some((a1, l1, r1));
+                    break;
+                }
+                s *= 0.5;
+            }
+            let Some((a1, l1, r1)) = next else { break };
+            a = a1;
+            l = l1;
+            last_phi = r1.phi_max;
+            let update = s * da.amax() * beta * h * h;
+            if update <= self.abs_tolerance && r1.phi_max <= self.constraint_tolerance {
+                converged = true;
+                break;
+            }
+        }
+        if !converged {
+            return Err(MbsError::NotConverged {
+                time: self.history.time,
+                iterations: self.max_iterations,
+                residual: last_phi,
+            });
+        }
+        *bodies = self.trial(&base, &dofs, &a, h);
+        project_velocities(&sys, bodies, &dofs, self.history.time)?;
+        let (_, phi_q) = sys.constraints(bodies, &dofs);
+        let q = sys.forces(bodies, &dofs);
+        self.history.residual = (phi_q.transpose() * &l - q).as_slice().to_vec();
+        self.history.accelerations = a.as_slice().to_vec();
+        self.history.multipliers = l.as_slice().to_vec();
+        self.history.time += h;
+        for (hd, b) in bodies.iter() {
+            let finite = b.position.iter().chain(b.linvel.iter()).chain(b.angvel.iter()).all(|x| x.is_finite())
+                && b.orientation.coords.iter().all(|x| x.is_finite());
+            if !finite {
+                return Err(MbsError::Diverged(hd.index()));
+            }
+        }
+        Ok(())
+    }
+
+    fn save_history(&self) -> IntegratorHistory {
+        self.history.clone()
+    }
+    fn restore_history(&mut self, history: &IntegratorHistory) {
+        self.history = history.clone();
+        self.started = !history.accelerations.is_empty() || history.time != 0.0;
+    }
+}

@@ -1,0 +1,102 @@
+//! Output sinks: one CSV file per coupling body or one HDF5 file, a row per body at most `fps`
+//! times per second of coupled time, flushed at the end.
+
+use super::MbsAdapter;
+use crate::io::hdf5_output::Hdf5Output;
+use crate::io::output::{CsvOutput, Row};
+use std::path::PathBuf;
+use tidelink_adapter_core::{AdapterError, AdapterResult};
+
+/// Where and how often the CSV series is written.
+#[derive(Debug, Clone)]
+pub struct OutputSettings {
+    pub directory: PathBuf,
+    /// Rows per second of coupled time; `None` writes one row per window.
+    pub fps: Option<f64>,
+    pub format: OutputFormat,
+}
+
+/// The file format of the body states (`output.format`; NONE is no [`OutputSettings`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OutputFormat {
+    /// One CSV file per coupling body.
+    #[default]
+    Csv,
+    /// One `bodies.h5` file, one group per coupling body ([`crate::io::hdf5_output`]).
+    Hdf5,
+}
+
+/// The output row of body `b` at `time`: its reference frame's pose and velocity, the
+/// angular velocity and the coupling load applied now.
+fn row(time: f64, b: &tidelink_mbs_solver::dynamics::body::RigidBody) -> Row {
+    Row {
+        time,
+        position: b.reference_position(),
+        rotation: b.reference_orientation().scaled_axis(),
+        linvel: b.reference_velocity(),
+        angvel: b.angvel(),
+        force: b.force(),
+        torque: b.torque(),
+    }
+}
+
+impl MbsAdapter {
+    /// The CSV files written (empty when output is off or before the run started).
+    pub fn output_paths(&self) -> Vec<PathBuf> {
+        let mut paths = self.output.as_ref().map(CsvOutput::paths).unwrap_or_default();
+        paths.extend(self.hdf5.as_ref().map(|h| h.path().to_path_buf()));
+        paths
+    }
+
+    /// Writes the coupling bodies' rows at coupled time `time` if a row is due.
+    pub(super) fn write_rows(&mut self, time: f64) -> AdapterResult<()> {
+        if let Some(settings) = self.output_settings.take_if(|s| s.format == OutputFormat::Hdf5) {
+            let names: Vec<&str> = self.coupled.iter().map(|c| c.name.as_str()).collect();
+            self.hdf5 = Some(Hdf5Output::new(&settings.directory.join("bodies.h5"), &names, settings.fps));
+        }
+        if let Some(h) = self.hdf5.as_mut() {
+            if h.due(time) {
+                for (i, c) in self.coupled.iter().enumerate() {
+                    let Some(b) = self.system.bodies.get(c.handle) else { continue };
+                    h.push(i, row(time, b));
+                }
+            }
+            return Ok(());
+        }
+        if self.output.is_none() {
+            let Some(settings) = self.output_settings.take() else { return Ok(()) };
+            let names: Vec<&str> = self.coupled.iter().map(|c| c.name.as_str()).collect();
+            let out = CsvOutput::create(&settings.directory, &names, settings.fps).map_err(|e| {
+                AdapterError::io(format!("creating the output files in {}", settings.directory.display()), e)
+            })?;
+            self.output = Some(out);
+        }
+        let Some(out) = self.output.as_mut() else { return Ok(()) };
+        if !out.due(time) {
+            return Ok(());
+        }
+        for (i, c) in self.coupled.iter().enumerate() {
+            let Some(b) = self.system.bodies.get(c.handle) else { continue };
+            out.write(i, &row(time, b))
+                .map_err(|e| AdapterError::io(format!("writing the output of body `{}`", c.name), e))?;
+        }
+        Ok(())
+    }
+
+    /// Flushes the output files and says where they are.
+    pub(super) fn flush_outputs(&mut self) -> AdapterResult<()> {
+        if let Some(h) = self.hdf5.as_mut() {
+            h.flush().map_err(|e| {
+                AdapterError::io(format!("writing {}", h.path().display()), std::io::Error::other(e.to_string()))
+            })?;
+            log::info!("output written to {}", h.path().display());
+        }
+        if let Some(out) = self.output.as_mut() {
+            out.flush().map_err(|e| AdapterError::io("flushing the output files", e))?;
+            for p in out.paths() {
+                log::info!("output written to {}", p.display());
+            }
+        }
+        Ok(())
+    }
+}

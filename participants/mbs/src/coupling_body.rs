@@ -1,0 +1,16 @@
+//! The bodies of the model that take part in the coupling, shared by the adapter (meshes on them)
+//! and the added mass (coefficients in their order).
+
+use nalgebra::Vector3;
+use tidelink_mbs_solver::dynamics::body_set::BodyHandle;
+
+/// A body of the model that takes part in the coupling, with its initial pose (the
+/// reference of DISPLACEMENTS).
+#[derive(Debug, Clone)]
+pub struct CouplingBody {
+    pub name: String,
+    pub handle: BodyHandle,
+    /// The coupling points in the body's reference frame (empty: the body is coupled
+    /// through its reference frame on RIGID_BODY_REFS meshes).
+    pub points: Vec<Vector3<f64>>,
+}

@@ -1,0 +1,10 @@
+//! Files in and out: Chrono's MBS model file ([`model_yaml`], with its shapes in [`shape_yaml`]) and
+//! solver file ([`solver_yaml`]) into solver structs; the body states out as CSV ([`output`]), HDF5
+//! ([`hdf5_output`]) and PNG plots ([`plot`]).
+
+pub mod hdf5_output;
+pub mod model_yaml;
+pub mod output;
+pub mod plot;
+mod shape_yaml;
+pub mod solver_yaml;

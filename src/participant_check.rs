@@ -1,0 +1,131 @@
+//! The participants' own checks: `tidelink check` runs every `tidelink-*` participant program of
+//! the case with `--check=lines`, so that model, solver and hydrodynamic files are validated by the
+//! code that will read them, with file and line, without starting a run; then it applies the
+//! rules between participants that need what only they know (their [`Fact`]s).
+
+use crate::launch;
+use crate::manifest::{Case, ParticipantEntry};
+use crate::stop;
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::Duration;
+use tidelink_adapter_core::diagnostics::{Diagnostics, Location};
+use tidelink_adapter_core::participant::{CheckReport, Fact, BODY_TO_BODY};
+
+/// How long one participant's check may take (it reads files, it solves nothing).
+const CHECK_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The facts of one participant, by name.
+pub struct ParticipantFacts {
+    /// The participant's name in the manifest.
+    pub name: String,
+    /// What its check reported.
+    pub facts: Vec<Fact>,
+}
+
+/// Runs the check of every launched `tidelink-*` participant that has a participant file;
+/// adds what they found to `d` (except what `d` already holds) and returns their facts.
+pub fn run_all(case: &Case, d: &mut Diagnostics) -> Vec<ParticipantFacts> {
+    let mut out = Vec::new();
+    for (i, p) in case.launched() {
+        let Some(cmd) = p.command.as_ref() else { continue };
+        let program = Path::new(cmd.program()).file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if !program.starts_with("tidelink-") || case.spec_path(p).is_none() {
+            continue;
+        }
+        let at = case.loc(&format!("participants[{i}].command"));
+        match run_one(case, p) {
+            Ok(report) => {
+                for diag in report.diagnostics.0 {
+                    if !d.0.contains(&diag) {
+                        d.push(diag);
+                    }
+                }
+                out.push(ParticipantFacts { name: p.name.clone(), facts: report.facts });
+            }
+            Err(why) => d.error(at, format!("the check of participant `{}` ({program} --check) failed: {why}", p.name)),
+        }
+    }
+    out
+}
+
+/// `program <spec> --precice-config <xml> --check=lines` in the participant's working directory.
+fn run_one(case: &Case, p: &ParticipantEntry) -> Result<CheckReport, String> {
+    let mut command = launch::command_for(case, p).map_err(|e| e.to_string())?;
+    command.arg("--check=lines");
+    let child = command.spawn().map_err(|e| format!("cannot start it: {e}"))?;
+    let pgid = child.id();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let output = match rx.recv_timeout(CHECK_TIMEOUT) {
+        Ok(Ok(output)) => output,
+        Ok(Err(e)) => return Err(format!("cannot read its output: {e}")),
+        Err(_) => {
+            stop::signal_pgid(pgid, "KILL");
+            return Err(format!("no answer within {} s; it was stopped", CHECK_TIMEOUT.as_secs()));
+        }
+    };
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let report = CheckReport::from_lines(&stdout);
+    // Exit 1 with its findings is a normal "errors found"; anything else is the program failing.
+    let answered = output.status.success() || (output.status.code() == Some(1) && report.diagnostics.has_errors());
+    if !answered {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let tail: Vec<&str> = stderr.lines().rev().take(5).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().collect();
+        let hint = if output.status.code() == Some(127) || stderr.contains("error while loading shared libraries") {
+            " (a shared library it was linked against is missing: a build with `--features precice` needs \
+             libprecice at run time, even with `backend: native`; see docs/precice-backend.md)"
+        } else {
+            ""
+        };
+        return Err(format!("{}{hint}: {}", crate::supervise::describe(&output.status), tail.join(" | ")));
+    }
+    Ok(report)
+}
+
+/// Rules between participants: settings that must be the same wherever they are set.
+pub fn cross_rules(all: &[ParticipantFacts]) -> Diagnostics {
+    let mut d = Diagnostics::default();
+    let set: Vec<(&str, &Fact)> = all
+        .iter()
+        .flat_map(|p| p.facts.iter().filter(|f| f.name == BODY_TO_BODY).map(move |f| (p.name.as_str(), f)))
+        .collect();
+    if let Some((first, f0)) = set.first() {
+        for (name, f) in &set[1..] {
+            if f.value != f0.value {
+                let msg = format!(
+                    "body_to_body is {} for participant `{name}` but {} for `{first}` ({}): the solid's added mass and \
+                     the fluid's radiation loads must both keep, or both drop, the blocks coupling different bodies; \
+                     set the same value in both files",
+                    f.value,
+                    f0.value,
+                    f0.location()
+                );
+                d.error(Location::new(&f.file, f.line), msg);
+            }
+        }
+    }
+    d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(name: &str, value: bool, line: usize) -> ParticipantFacts {
+        let fact = Fact::new(BODY_TO_BODY, value, &Location::new(format!("{name}.yaml"), line));
+        ParticipantFacts { name: name.to_string(), facts: vec![fact] }
+    }
+
+    #[test]
+    fn body_to_body_must_agree_between_participants() {
+        let agree = [facts("Solid", true, 4), facts("Fluid", true, 9)];
+        assert!(cross_rules(&agree).0.is_empty());
+        let differ = [facts("Solid", true, 4), facts("Fluid", false, 9)];
+        let text = cross_rules(&differ).to_string();
+        assert!(text.starts_with("Fluid.yaml:9: error: body_to_body is false for participant `Fluid` but true for `Solid` (Solid.yaml:4)"), "{text}");
+    }
+}

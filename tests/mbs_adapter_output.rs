@@ -1,0 +1,85 @@
+//! `output.format: HDF5` through a coupled run of the sphere_drop case (native engine,
+//! participants in threads): one group per body with its time series, read back.
+
+use tidelink_adapter_core::coupling::Backend;
+use tidelink_adapter_core::testing;
+
+const XML: &str = include_str!("../configs/sphere_drop/precice-config.xml");
+const SOLID: &str = include_str!("../configs/sphere_drop/solid/participant.yaml");
+const SOLID_MODEL: &str = include_str!("../configs/sphere_drop/solid/model.yaml");
+const SOLID_SOLVER: &str = include_str!("../configs/sphere_drop/solid/solver.yaml");
+const FLUID: &str = include_str!("../configs/sphere_drop/fluid/participant.yaml");
+const FLUID_MODEL: &str = include_str!("../configs/sphere_drop/fluid/buoyancy_model.yaml");
+
+fn edit(text: &str, from: &str, to: &str) -> String {
+    assert!(text.contains(from), "the shipped file no longer contains `{from}`");
+    text.replace(from, to)
+}
+
+fn run(format: &str, fps: &str) -> Vec<std::path::PathBuf> {
+    let xml = edit(XML, r#"exchange-directory=".""#, r#"exchange-directory="{dir}""#);
+    let xml = edit(&xml, r#"<max-time-windows value="1000" />"#, r#"<max-time-windows value="200" />"#);
+    let case = testing::temp_case(&xml);
+    let solid = edit(SOLID, "format: CSV", &format!("format: {format}"));
+    let solid = edit(&solid, "fps: 1000 ", &format!("fps: {fps} "));
+    let solid_file = case.write("solid/participant.yaml", &solid);
+    case.write("solid/model.yaml", SOLID_MODEL);
+    case.write("solid/solver.yaml", SOLID_SOLVER);
+    let fluid_file = case.write("fluid/participant.yaml", FLUID);
+    case.write("fluid/buoyancy_model.yaml", FLUID_MODEL);
+    let (x1, x2) = (case.config.clone(), case.config.clone());
+    let outputs = testing::run_participants(vec![
+        (
+            "Fluid",
+            Box::new(move || {
+                tidelink_buoyancy::run_with_progress(&fluid_file, &x1, Backend::Native, &mut ())
+                    .map(|_| Vec::new())
+                    .map_err(|e| format!("Fluid: {e:#}"))
+            }),
+        ),
+        (
+            "Solid",
+            Box::new(move || {
+                tidelink_mbs::run_with_progress(&solid_file, &x2, Backend::Native, &mut ())
+                    .map(|r| r.outputs)
+                    .map_err(|e| format!("Solid: {e:#}"))
+            }),
+        ),
+    ]);
+    // Copy the files out of the temporary case before it is removed.
+    let keep = std::env::temp_dir().join(format!("tidelink_adapter_output_{format}_{fps}_{}", std::process::id()));
+    std::fs::create_dir_all(&keep).unwrap();
+    outputs
+        .iter()
+        .map(|p| {
+            let to = keep.join(p.file_name().unwrap());
+            std::fs::copy(p, &to).unwrap();
+            to
+        })
+        .collect()
+}
+
+#[test]
+fn hdf5_output_holds_the_ball_series_at_the_set_rate() {
+    let outputs = run("HDF5", "100");
+    assert_eq!(outputs.len(), 1, "{outputs:?}");
+    assert!(outputs[0].ends_with("bodies.h5"), "{outputs:?}");
+    let (time, ch) = tidelink_mbs::io::hdf5_output::read(&outputs[0], "ball").unwrap();
+    // 0.2 s at 100 rows per second: t = 0, 0.01, ..., 0.2.
+    assert_eq!(time.len(), 21, "{time:?}");
+    assert!((time[20] - 0.2).abs() < 1e-9);
+    assert_eq!(ch.len(), 6);
+    assert!(ch.iter().all(|c| c.len() == 3 * time.len()));
+    // The ball falls in the air first: z decreases from 0.18, vz ≈ −g t.
+    assert_eq!(ch[0][2], 0.18);
+    let k = 5; // t = 0.05 s, still in the air (it reaches the water at ≈ 0.11 s)
+    assert!((ch[2][3 * k + 2] + 9.81 * time[k]).abs() < 2e-2, "vz {}", ch[2][3 * k + 2]);
+    // In the water by the end: the buoyancy force pushes up.
+    assert!(ch[4][3 * 20 + 2] > 0.0, "fz {}", ch[4][3 * 20 + 2]);
+    let _ = std::fs::remove_dir_all(outputs[0].parent().unwrap());
+}
+
+#[test]
+fn none_format_writes_nothing() {
+    assert!(run("NONE", "100").is_empty());
+}

@@ -1,0 +1,792 @@
+//! Added mass in the MBS participant: the `added_mass` entry (inline blocks and a BEMIO
+//! file), the start-up rules of the preCICE XML (declaring added-mass meshes turns it on),
+//! the coupling-body index space, and dynamic added mass from two fluid senders through the
+//! native engine.
+
+use nalgebra::Vector3;
+use std::sync::{Arc, Mutex};
+use tidelink_adapter_core::coupling::{self, Backend};
+use tidelink_adapter_core::spec::ReadDataTime;
+use tidelink_adapter_core::testing::{self, TempCase};
+use tidelink_adapter_core::{driver, Adapter, AdapterResult, Coupling, CouplingData, VertexId};
+use tidelink_mbs::adapter::MbsAdapter;
+use tidelink_mbs::added_mass::exchange::{AddedMassExchange, PER_BODY};
+use tidelink_mbs::participant::{build, build_with_warnings};
+
+const SPHERE_XML: &str = include_str!("../configs/sphere_drop/precice-config.xml");
+const SOLVER: &str = "integrator:\n  type: Euler_implicit_linearized\n  time_step: 0.01\n";
+
+/// The sphere_drop XML with the (static) added-mass meshes declared, provided by nobody.
+fn static_am_xml() -> String {
+    SPHERE_XML.replace(
+        r#"  <data:vector name="torques" />"#,
+        r#"  <data:vector name="torques" />
+  <data:scalar name="am_coeffs" />
+  <mesh name="SolidAddedMass" dimensions="3"><use-data name="am_coeffs" /></mesh>
+  <mesh name="FluidAddedMass" dimensions="3"><use-data name="am_coeffs" /></mesh>"#,
+    )
+}
+
+/// A Solid participant file coupling `bodies` on SolidMesh, with `extra` under
+/// precice_adapter_config and `sim` under simulation.
+fn participant(bodies: &[&str], extra: &str, gravity: [f64; 3]) -> String {
+    let mut s = format!(
+        "type: MBS\nmodel: model.yaml\nsolver: solver.yaml\nsimulation:\n  end_time: -1\n  gravity: [{}, {}, {}]\n\
+         output:\n  format: NONE\nprecice_adapter_config:\n  participant_name: Solid\n  read_data_time: WINDOW_END\n  bodies:\n",
+        gravity[0], gravity[1], gravity[2]
+    );
+    for b in bodies {
+        s += &format!("    - name: {b}\n");
+    }
+    s += "  interfaces:\n    - mesh_name: SolidMesh\n      mesh_type: RIGID_BODY_REFS\n      read_data:\n        \
+          - {name: forces, type: FORCES}\n";
+    s += extra;
+    s
+}
+
+/// RM3-like bodies (spec §1.1) and three light bodies without hydrodynamics.
+fn body(name: &str) -> String {
+    let (loc, mass, inertia, v, w) = match name {
+        "float" => {
+            ("[0, 0, -0.72]", "725833", "[20907301, 21306090.66, 37085481.11]", "[0.1, 0, 0.5]", "[0.01, 0.02, 0.005]")
+        }
+        "plate" => {
+            ("[0, 0, -21.29]", "886687", "[94419614.57, 94407091.24, 28542224.82]", "[0, 0.05, -0.2]", "[0, 0.01, 0]")
+        }
+        "ball" => ("[0, 0, 0]", "1000", "[10, 10, 10]", "[0, 0, 0]", "[0, 0, 0]"),
+        _ => ("[5, 1, 2]", "10", "[1, 2, 3]", "[1, 0, 0]", "[1, 2, 3]"),
+    };
+    format!(
+        "    - name: {name}\n      location: {loc}\n      mass: {mass}\n      inertia:\n        moments: {inertia}\n      \
+         initial_linear_velocity: {v}\n      initial_angular_velocity: {w}\n"
+    )
+}
+
+/// A model with `order` bodies (file order), and a PTO damper between float and plate if both are there.
+fn model(order: &[&str]) -> String {
+    let mut s = "model:\n  name: am\n  bodies:\n".to_string();
+    for b in order {
+        s += &body(b);
+    }
+    if order.contains(&"float") && order.contains(&"plate") {
+        s += "  tsdas:\n    - name: PTO\n      body1: float\n      body2: plate\n      point1: [0, 0, -0.72]\n      \
+              point2: [0, 0, -21.29]\n      damping_coefficient: 1.2e6\n";
+    }
+    s
+}
+
+/// A case folder with the XML, participant, model and solver files.
+fn case(xml: &str, participant: &str, model: &str) -> TempCase {
+    let c = testing::temp_case(xml);
+    c.write("solid/participant.yaml", participant);
+    c.write("solid/model.yaml", model);
+    c.write("solid/solver.yaml", SOLVER);
+    c
+}
+
+fn solid_file(c: &TempCase) -> std::path::PathBuf {
+    c.path().join("solid/participant.yaml")
+}
+
+/// Inline coefficients (kg, kg·m, kg·m²; density 1) of float and plate: symmetric, positive
+/// definite, with surge-pitch terms and body-to-body coupling.
+fn two_body_coefficients() -> [[f64; 12]; 12] {
+    let diag = [1e5, 1.1e5, 1.2e6, 2e7, 2.1e7, 3e6, 9e5, 9e5, 8.9e6, 5e7, 5e7, 1e7];
+    let mut a = [[0.0; 12]; 12];
+    for (i, d) in diag.iter().enumerate() {
+        a[i][i] = *d;
+    }
+    for (i, j, v) in [(0, 4, 3e5), (2, 8, -1.42e5), (0, 6, 2e4), (1, 3, -2e5), (6, 10, 4e5)] {
+        a[i][j] = v;
+        a[j][i] = v;
+    }
+    a
+}
+
+fn inline_entry(names: &[&str], a: &[[f64; 12]; 12], density: f64, tail: &str) -> String {
+    let mut s = format!("  added_mass:\n    density: {density}\n    blocks:\n");
+    for (b, name) in names.iter().enumerate() {
+        s += &format!("      - name: {name}\n        data:\n");
+        for r in 0..6 {
+            let row: Vec<String> = a[6 * b + r].iter().map(|v| (v / density).to_string()).collect();
+            s += &format!("          - [{}]\n", row.join(", "));
+        }
+    }
+    s + tail
+}
+
+fn error_of(c: &TempCase) -> String {
+    match build(&solid_file(c), &c.config) {
+        Ok(_) => panic!("the case was accepted"),
+        Err(e) => format!("{e:#}"),
+    }
+}
+
+#[test]
+fn declared_meshes_without_entry_or_exchange_is_a_start_up_error_saying_what_to_add() {
+    let c = case(&static_am_xml(), &participant(&["float"], "", [0.0, 0.0, -9.81]), &model(&["float"]));
+    let e = error_of(&c);
+    assert!(e.contains("declares the added-mass mesh(es) SolidAddedMass, FluidAddedMass"), "{e}");
+    assert!(e.contains("has no `added_mass` entry and reads no added mass"), "{e}");
+    assert!(e.contains("add `added_mass: {h5_filename: <BEMIO file>}`"), "{e}");
+    assert!(e.contains("participant.yaml:"), "{e}");
+}
+
+#[test]
+fn an_entry_without_added_mass_meshes_is_ignored_with_a_warning() {
+    let a = two_body_coefficients();
+    let text = participant(&["float", "plate"], &inline_entry(&["float", "plate"], &a, 1000.0, ""), [0.0; 3]);
+    let c = case(SPHERE_XML, &text, &model(&["float", "plate"]));
+    let (adapter, _, warnings) = build_with_warnings(&solid_file(&c), &c.config).unwrap();
+    assert!(adapter.system().added_mass.is_none());
+    let w = warnings.to_string();
+    let line = text.lines().position(|l| l.contains("added_mass:")).unwrap() + 1;
+    assert!(
+        w.contains(&format!("participant.yaml:{line}: warning: precice_adapter_config.added_mass is ignored")),
+        "{w}"
+    );
+    assert!(w.contains("declaring those meshes is what turns added mass on"), "{w}");
+}
+
+#[test]
+fn inline_blocks_are_scaled_by_density_and_must_follow_the_coupling_bodies() {
+    let a = two_body_coefficients();
+    let entry = inline_entry(
+        &["float", "plate"],
+        &a,
+        1000.0,
+        "    reference_points:\n      - {name: plate, point: [0, 0, 1]}\n",
+    );
+    let c = case(&static_am_xml(), &participant(&["float", "plate"], &entry, [0.0; 3]), &model(&["float", "plate"]));
+    let (adapter, _) = build(&solid_file(&c), &c.config).unwrap();
+    let am = adapter.system().added_mass.as_ref().expect("added mass on");
+    assert_eq!(am.blocks()[0][(2, 2)], 1.2e6);
+    assert_eq!(am.blocks()[0][(2, 8)], -1.42e5);
+    assert_eq!(am.reference_point(1), Some(Vector3::new(0.0, 0.0, 1.0)));
+    assert_eq!(am.reference_point(0), None);
+    // Blocks in another order than the coupling bodies.
+    let swapped = inline_entry(&["plate", "float"], &a, 1000.0, "");
+    let c = case(&static_am_xml(), &participant(&["float", "plate"], &swapped, [0.0; 3]), &model(&["float", "plate"]));
+    let e = error_of(&c);
+    assert!(e.contains("added_mass block 0 is for `plate` but coupling body 0 is `float`"), "{e}");
+    // One block for two coupling bodies.
+    let one = "  added_mass:\n    density: 1\n    blocks:\n      - name: float\n        data: [[1, 0, 0, 0, 0, 0], \
+               [0, 1, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0], [0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 1]]\n";
+    let c = case(&static_am_xml(), &participant(&["float", "plate"], one, [0.0; 3]), &model(&["float", "plate"]));
+    let e = error_of(&c);
+    assert!(e.contains("added_mass has 1 block(s) but there are 2 coupling bodies (float, plate)"), "{e}");
+    // Coefficients in body axes.
+    let body_axes = one.replace("density: 1\n", "density: 1\n    frame: BODY\n").replace("float", "ball");
+    let c = case(&static_am_xml(), &participant(&["ball"], &body_axes, [0.0; 3]), &model(&["ball"]));
+    let (adapter, _) = build(&solid_file(&c), &c.config).unwrap_or_else(|e| panic!("{e:#}"));
+    assert_eq!(adapter.system().added_mass.as_ref().map(|a| a.frame()), Some(tidelink_mbs_solver::Frame::Body));
+    // M + A not positive definite: refused at start-up with the body named.
+    let bad = one.replace("[0, 0, 1, 0, 0, 0]", "[0, 0, -2000, 0, 0, 0]");
+    let c = case(&static_am_xml(), &participant(&["ball"], &bad.replace("float", "ball"), [0.0; 3]), &model(&["ball"]));
+    let e = error_of(&c);
+    assert!(e.contains("not positive definite") && e.contains("body `ball`"), "{e}");
+}
+
+#[test]
+fn rm3_h5_gives_the_float_heave_and_coupling_added_mass() {
+    let Some(h5) = testing::shared_file("data/rm3/rm3.h5") else { return };
+    let dir = h5.parent().expect("the data folder").display().to_string();
+    let entry = format!("  data_path: {{type: ABSOLUTE, root: \"{dir}\"}}\n  added_mass:\n    h5_filename: rm3.h5\n");
+    let c = case(&static_am_xml(), &participant(&["float", "plate"], &entry, [0.0; 3]), &model(&["float", "plate"]));
+    let (adapter, _, warnings) = build_with_warnings(&solid_file(&c), &c.config).unwrap_or_else(|e| panic!("{e:#}"));
+    let am = adapter.system().added_mass.as_ref().expect("added mass on");
+    let (heave, coupling) = (am.blocks()[0][(2, 2)], am.blocks()[0][(2, 8)]);
+    println!("rm3.h5: float A33 = {heave:.6e} kg, A(3,9) = {coupling:.6e} kg; warnings: {warnings}");
+    assert!((heave / 1.2328e6 - 1.0).abs() < 1e-3, "float heave added mass {heave}");
+    // The reference is given to three figures (−1.42·10⁵ kg): the file's value must round to it.
+    assert!((coupling - -1.42e5).abs() <= 0.005e5, "float-plate coupling {coupling}");
+    assert_eq!(am.blocks()[0].shape(), (6, 12));
+    // The file's surge-pitch terms are not symmetric: used as given, with a warning.
+    assert!(warnings.to_string().contains("the added mass of `rm3.h5` is not symmetric"), "{warnings}");
+    // Three coupling bodies against a two-body file: an error naming both counts.
+    let three = model(&["float", "plate", "buoy"]);
+    let c = case(&static_am_xml(), &participant(&["float", "plate", "buoy"], &entry, [0.0; 3]), &three);
+    let e = error_of(&c);
+    assert!(e.contains("the file has 2 bodies but there are 3 coupling bodies (float, plate, buoy)"), "{e}");
+    // Names are matched by index: the file calls /body2 `spar`, a warning naming both.
+    let w = warnings.to_string();
+    assert!(w.contains("coupling body 1 `plate` takes the added mass of /body2 named `spar`"), "{w}");
+}
+
+/// `mass: equilibrium` is ρ V of the added-mass file's body (by coupling index); without a
+/// file it is an error naming the body and what to give instead.
+#[test]
+fn equilibrium_mass_is_the_displaced_water_of_the_file() {
+    let Some(h5) = testing::shared_file("data/rm3/rm3.h5") else { return };
+    let dir = h5.parent().expect("the data folder").display().to_string();
+    let entry = format!("  data_path: {{type: ABSOLUTE, root: \"{dir}\"}}\n  added_mass:\n    h5_filename: rm3.h5\n");
+    let model =
+        model(&["float", "plate"]).replace("mass: 725833", "mass: equilibrium").replace("mass: 886687", "mass: 1");
+    let model = model.replace("mass: 1\n", "mass: EQUILIBRIUM\n");
+    assert!(model.contains("mass: equilibrium"), "{model}");
+    let c = case(&static_am_xml(), &participant(&["float", "plate"], &entry, [0.0; 3]), &model);
+    let (adapter, _, _) = build_with_warnings(&solid_file(&c), &c.config).unwrap_or_else(|e| panic!("{e:#}"));
+    let mass = |i: usize| adapter.bodies().get(adapter.coupling_bodies()[i].handle).unwrap().mass();
+    assert!((mass(0) - 725833.0).abs() < 1e-6 && (mass(1) - 886687.0).abs() < 1e-6, "{} {}", mass(0), mass(1));
+    let c = case(&static_am_xml(), &participant(&["float", "plate"], "", [0.0; 3]), &model);
+    let e = error_of(&c);
+    assert!(e.contains("`mass: equilibrium` is the water it displaces"), "{e}");
+}
+
+/// `body_to_body: false` keeps each body's own block and drops the coupling between them
+/// (WEC-Sim's default), so the float's heave is kept and its coupling to the plate is zero.
+#[test]
+fn without_body_to_body_terms_only_the_self_blocks_remain() {
+    let Some(h5) = testing::shared_file("data/rm3/rm3.h5") else { return };
+    let dir = h5.parent().expect("the data folder").display().to_string();
+    let entry = format!(
+        "  data_path: {{type: ABSOLUTE, root: \"{dir}\"}}\n  added_mass:\n    h5_filename: rm3.h5\n    body_to_body: false\n"
+    );
+    let c = case(&static_am_xml(), &participant(&["float", "plate"], &entry, [0.0; 3]), &model(&["float", "plate"]));
+    let (adapter, _, _) = build_with_warnings(&solid_file(&c), &c.config).unwrap_or_else(|e| panic!("{e:#}"));
+    let am = adapter.system().added_mass.as_ref().expect("added mass on");
+    let (float, plate) = (&am.blocks()[0], &am.blocks()[1]);
+    assert!((float[(2, 2)] / 1.2328e6 - 1.0).abs() < 1e-3, "float heave kept: {}", float[(2, 2)]);
+    assert!((plate[(2, 8)] / 8.9188e6 - 1.0).abs() < 1e-3, "plate heave kept: {}", plate[(2, 8)]);
+    assert!(float.columns(6, 6).iter().all(|x| *x == 0.0) && plate.columns(0, 6).iter().all(|x| *x == 0.0));
+    let bad = entry.replace("body_to_body: false", "body_to_body: maybe");
+    let c = case(&static_am_xml(), &participant(&["float", "plate"], &bad, [0.0; 3]), &model(&["float", "plate"]));
+    let e = error_of(&c);
+    assert!(e.contains("body_to_body"), "{e}");
+}
+
+/// The two coupling bodies' states after `steps` steps of the model with bodies in `order`.
+fn motion(order: &[&str], steps: usize) -> Vec<f64> {
+    let a = two_body_coefficients();
+    let entry = inline_entry(
+        &["float", "plate"],
+        &a,
+        1000.0,
+        "    reference_points:\n      - {name: plate, point: [0.5, 0, 1]}\n",
+    );
+    let c = case(&static_am_xml(), &participant(&["float", "plate"], &entry, [0.0, 0.0, -9.81]), &model(order));
+    let (mut adapter, _) = build(&solid_file(&c), &c.config).unwrap_or_else(|e| panic!("{e:#}"));
+    for k in 0..steps {
+        adapter.advance(k as f64 * 0.01, 0.01).unwrap_or_else(|e| panic!("{e}"));
+    }
+    state(&adapter)
+}
+
+fn state(adapter: &MbsAdapter) -> Vec<f64> {
+    let mut out = Vec::new();
+    for c in adapter.coupling_bodies() {
+        let b = adapter.bodies().get(c.handle).expect("coupling body");
+        out.extend(b.reference_position().iter());
+        out.extend(b.reference_orientation().coords.iter());
+        out.extend(b.linvel().iter());
+        out.extend(b.angvel().iter());
+    }
+    out
+}
+
+#[test]
+fn motion_does_not_depend_on_where_the_coupling_bodies_sit_in_the_model() {
+    let reference = motion(&["float", "plate"], 50);
+    let start = {
+        let c = case(SPHERE_XML, &participant(&["float", "plate"], "", [0.0; 3]), &model(&["float", "plate"]));
+        state(&build(&solid_file(&c), &c.config).unwrap().0)
+    };
+    let moved = reference.iter().zip(&start).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+    assert!(moved > 1e-2, "the bodies hardly moved ({moved})");
+    for order in [
+        &["extra1", "float", "plate"][..],
+        &["float", "extra1", "plate"],
+        &["float", "plate", "extra1"],
+        &["extra1", "plate", "extra2", "float", "extra3"],
+    ] {
+        let other = motion(order, 50);
+        let worst = reference.iter().zip(&other).map(|(a, b)| (a - b).abs() / (1.0 + a.abs())).fold(0.0, f64::max);
+        println!("model order {order:?}: largest relative difference {worst:.3e}");
+        assert!(worst <= 1e-12, "model order {order:?}: difference {worst}");
+    }
+}
+
+/// A fluid participant that only sends added-mass increments: a heave increment
+/// `heave(window)` for body 0 on its own FluidAddedMass mesh.
+struct AmSender {
+    name: &'static str,
+    mesh: String,
+    heave: fn(usize) -> f64,
+    ids: Vec<VertexId>,
+    window: usize,
+}
+
+impl Adapter for AmSender {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn initialize_participant(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
+        let coords = AddedMassExchange::coordinates(1);
+        self.ids = vec![0; coords.len() / 3];
+        coupling.set_mesh_vertices(&self.mesh, &coords, &mut self.ids)?;
+        Ok(())
+    }
+    fn read_data(&mut self, _: &mut dyn CouplingData, _: f64, _: f64) -> AdapterResult<()> {
+        Ok(())
+    }
+    fn write_data(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
+        let mut values = vec![0.0; PER_BODY];
+        values[6 * 2 + 2] = (self.heave)(self.window);
+        coupling.write_data(&self.mesh, "am_coeffs", &self.ids, &values)?;
+        self.window += 1;
+        Ok(())
+    }
+    fn advance(&mut self, _: f64, _: f64) -> AdapterResult<()> {
+        Ok(())
+    }
+}
+
+/// A fluid participant that pushes the ball up with a constant force (one vertex at its reference frame).
+struct Pusher {
+    force: f64,
+    ids: Vec<VertexId>,
+}
+
+impl Adapter for Pusher {
+    fn name(&self) -> &str {
+        "Pusher"
+    }
+    fn initialize_participant(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
+        self.ids = vec![0];
+        coupling.set_mesh_vertices("PushMesh", &[0.0, 0.0, 0.0], &mut self.ids)?;
+        Ok(())
+    }
+    fn read_data(&mut self, _: &mut dyn CouplingData, _: f64, _: f64) -> AdapterResult<()> {
+        Ok(())
+    }
+    fn write_data(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
+        coupling.write_data("PushMesh", "forces", &self.ids, &[0.0, 0.0, self.force])?;
+        Ok(())
+    }
+    fn advance(&mut self, _: f64, _: f64) -> AdapterResult<()> {
+        Ok(())
+    }
+}
+
+const WINDOW: f64 = 0.01;
+const WINDOWS: usize = 10;
+
+/// Solid + two added-mass senders (A, B) + the pusher, each pair in a serial-explicit scheme
+/// with the Solid second (so it reads at the window end, no lag).
+fn dynamic_xml() -> String {
+    let mut x = String::from(
+        r#"<?xml version="1.0" encoding="UTF-8" ?>
+<precice-configuration>
+  <data:vector name="forces" />
+  <data:scalar name="am_coeffs" />
+  <mesh name="SolidMesh" dimensions="3"><use-data name="forces" /></mesh>
+  <mesh name="PushMesh" dimensions="3"><use-data name="forces" /></mesh>
+"#,
+    );
+    for s in ["A", "B"] {
+        x += &format!(
+            r#"  <mesh name="FluidAddedMass_{s}" dimensions="3"><use-data name="am_coeffs" /></mesh>
+  <mesh name="SolidAddedMass_{s}" dimensions="3"><use-data name="am_coeffs" /></mesh>
+"#
+        );
+    }
+    x += r#"  <participant name="Solid">
+    <provide-mesh name="SolidMesh" />
+    <read-data name="forces" mesh="SolidMesh" />
+"#;
+    for s in ["A", "B"] {
+        x += &format!(
+            r#"    <provide-mesh name="SolidAddedMass_{s}" />
+    <receive-mesh name="FluidAddedMass_{s}" from="Fluid{s}" />
+    <read-data name="am_coeffs" mesh="SolidAddedMass_{s}" />
+    <mapping:nearest-neighbor direction="read" from="FluidAddedMass_{s}" to="SolidAddedMass_{s}" constraint="consistent" />
+"#
+        );
+    }
+    x += r#"  </participant>
+  <participant name="Pusher">
+    <provide-mesh name="PushMesh" />
+    <receive-mesh name="SolidMesh" from="Solid" />
+    <write-data name="forces" mesh="PushMesh" />
+    <mapping:nearest-neighbor direction="write" from="PushMesh" to="SolidMesh" constraint="conservative" />
+  </participant>
+"#;
+    for s in ["A", "B"] {
+        x += &format!(
+            r#"  <participant name="Fluid{s}">
+    <provide-mesh name="FluidAddedMass_{s}" />
+    <write-data name="am_coeffs" mesh="FluidAddedMass_{s}" />
+  </participant>
+"#
+        );
+    }
+    for p in ["Pusher", "FluidA", "FluidB"] {
+        x += &format!(
+            r#"  <m2n:sockets acceptor="{p}" connector="Solid" exchange-directory="{{dir}}" />
+"#
+        );
+    }
+    let scheme = |first: &str, exchange: &str| {
+        format!(
+            r#"  <coupling-scheme:serial-explicit>
+    <participants first="{first}" second="Solid" />
+    <time-window-size value="{WINDOW}" />
+    <max-time-windows value="{WINDOWS}" />
+    {exchange}
+  </coupling-scheme:serial-explicit>
+"#
+        )
+    };
+    x += &scheme("Pusher", r#"<exchange data="forces" mesh="SolidMesh" from="Pusher" to="Solid" />"#);
+    for s in ["A", "B"] {
+        x += &scheme(
+            &format!("Fluid{s}"),
+            &format!(r#"<exchange data="am_coeffs" mesh="FluidAddedMass_{s}" from="Fluid{s}" to="Solid" />"#),
+        );
+    }
+    x + "</precice-configuration>\n"
+}
+
+const BALL_MASS: f64 = 1000.0;
+const BASELINE_HEAVE: f64 = 500.0;
+const FORCE: f64 = 1e4;
+
+fn increment_a(window: usize) -> f64 {
+    if window < 5 {
+        200.0
+    } else {
+        700.0
+    }
+}
+fn increment_b(_: usize) -> f64 {
+    300.0
+}
+fn increment_bad(window: usize) -> f64 {
+    if window < 3 {
+        0.0
+    } else {
+        -3000.0
+    }
+}
+
+/// How a participant thread ended.
+type Outcome = Result<(), String>;
+
+/// Runs the Solid (files from `c`) against the pusher and senders A (`a`) and B; the ball's
+/// vertical velocity after every window, or the Solid's error.
+fn run_dynamic(c: &TempCase, a: fn(usize) -> f64) -> (Result<Vec<f64>, String>, Vec<Outcome>) {
+    let velocities = Arc::new(Mutex::new(Vec::new()));
+    let (file, xml) = (solid_file(c), c.config.clone());
+    let v2 = velocities.clone();
+    let fluid = |name: &'static str, mut adapter: Box<dyn Adapter + Send>, xml: std::path::PathBuf| {
+        (
+            name,
+            Box::new(move || {
+                let mut cpl = coupling::open(Backend::Native, name, &xml).map_err(|e| format!("{name}: {e}"))?;
+                driver::run(adapter.as_mut(), cpl.as_mut(), ReadDataTime::WindowStart, &mut ())
+                    .map(|_| ())
+                    .map_err(|e| format!("{name}: {e}"))
+            }) as Box<dyn FnOnce() -> Result<(), String> + Send>,
+        )
+    };
+    let sender = |name: &'static str, mesh: &str, heave: fn(usize) -> f64| -> Box<dyn Adapter + Send> {
+        Box::new(AmSender { name, mesh: mesh.to_string(), heave, ids: Vec::new(), window: 0 })
+    };
+    let results = testing::run_in_threads(vec![
+        (
+            "Solid",
+            Box::new(move || {
+                let (mut solid, spec) = build(&file, &xml).map_err(|e| format!("Solid: {e:#}"))?;
+                let handle = solid.coupling_bodies()[0].handle;
+                solid.on_after_step(Box::new(move |sys, _| {
+                    let vz = sys.bodies.get(handle).map(|b| b.linvel().z).unwrap_or(f64::NAN);
+                    v2.lock().unwrap().push(vz);
+                }));
+                let mut cpl = coupling::open(Backend::Native, "Solid", &xml).map_err(|e| format!("Solid: {e}"))?;
+                driver::run(&mut solid, cpl.as_mut(), spec.adapter.read_data_time, &mut ())
+                    .map(|_| ())
+                    .map_err(|e| format!("Solid: {e}"))
+            }) as Box<dyn FnOnce() -> Result<(), String> + Send>,
+        ),
+        fluid("Pusher", Box::new(Pusher { force: FORCE, ids: Vec::new() }), c.config.clone()),
+        fluid("FluidA", sender("FluidA", "FluidAddedMass_A", a), c.config.clone()),
+        fluid("FluidB", sender("FluidB", "FluidAddedMass_B", increment_b), c.config.clone()),
+    ]);
+    let mut results = results.into_iter();
+    let solid = results.next().expect("the Solid's result");
+    let v = velocities.lock().unwrap().clone();
+    (solid.map(|_| v), results.collect())
+}
+
+fn ball_case() -> TempCase {
+    ball_case_with(true)
+}
+
+/// The ball coupled on the dynamic XML, with the baseline entry (heave 500 kg) or without one.
+fn ball_case_with(entry: bool) -> TempCase {
+    let text = if entry {
+        "  added_mass:\n    density: 1000\n    blocks:\n      - name: ball\n        data: [[0.2, 0, 0, 0, 0, 0], \
+         [0, 0.2, 0, 0, 0, 0], [0, 0, 0.5, 0, 0, 0], [0, 0, 0, 0.01, 0, 0], [0, 0, 0, 0, 0.01, 0], \
+         [0, 0, 0, 0, 0, 0.01]]\n"
+    } else {
+        ""
+    };
+    case(&dynamic_xml(), &participant(&["ball"], text, [0.0; 3]), &model(&["ball"]))
+}
+
+/// The accelerations per window against F/(m + baseline + ΔA1 + ΔA2).
+fn check_accelerations(v: &[f64], baseline: f64) {
+    assert_eq!(v.len(), WINDOWS, "one step per window");
+    let mut previous = 0.0;
+    for (k, vz) in v.iter().enumerate() {
+        let total = BALL_MASS + baseline + increment_a(k) + increment_b(k);
+        let expected = FORCE / total;
+        let a = (vz - previous) / WINDOW;
+        println!("window {k}: a = {a:.12} m/s², F/(m + A + ΔA1 + ΔA2) = {expected:.12} (total {total} kg)");
+        assert!((a - expected).abs() < 1e-9 * expected, "window {k}: a = {a}, expected {expected}");
+        previous = *vz;
+    }
+}
+
+#[test]
+fn dynamic_added_mass_from_two_senders_adds_to_the_baseline_and_replaces_each_window() {
+    let c = ball_case();
+    let (solid, others) = run_dynamic(&c, increment_a);
+    for r in others {
+        r.unwrap_or_else(|e| panic!("{e}"));
+    }
+    check_accelerations(&solid.unwrap_or_else(|e| panic!("{e}")), BASELINE_HEAVE);
+}
+
+#[test]
+fn dynamic_added_mass_without_an_entry_starts_from_zero() {
+    let c = ball_case_with(false);
+    let (solid, others) = run_dynamic(&c, increment_a);
+    for r in others {
+        r.unwrap_or_else(|e| panic!("{e}"));
+    }
+    check_accelerations(&solid.unwrap_or_else(|e| panic!("{e}")), 0.0);
+}
+
+#[test]
+fn an_increment_that_makes_the_mass_matrix_indefinite_stops_the_run_with_an_error() {
+    let c = ball_case();
+    let (solid, _) = run_dynamic(&c, increment_bad);
+    let e = solid.expect_err("the Solid must refuse M + A <= 0");
+    assert!(e.contains("the added mass received for the window starting at t = 0.03"), "{e}");
+    assert!(e.contains("not positive definite") && e.contains("body `ball`"), "{e}");
+}
+
+/// A coupling without partners that declares every datum with `data_dims` components.
+struct Declared {
+    data_dims: usize,
+}
+
+impl CouplingData for Declared {
+    fn participant_name(&self) -> &str {
+        "Solid"
+    }
+    fn get_mesh_dimensions(&self, _: &str) -> coupling::Result<usize> {
+        Ok(3)
+    }
+    fn get_data_dimensions(&self, mesh: &str, _: &str) -> coupling::Result<usize> {
+        Ok(if mesh.starts_with("SolidAddedMass") { self.data_dims } else { 3 })
+    }
+    fn set_mesh_vertices(&mut self, _: &str, _: &[f64], ids: &mut [VertexId]) -> coupling::Result<()> {
+        for (i, id) in ids.iter_mut().enumerate() {
+            *id = i as VertexId;
+        }
+        Ok(())
+    }
+    fn get_mesh_vertex_size(&self, _: &str) -> coupling::Result<usize> {
+        Ok(0)
+    }
+    fn read_data(&mut self, _: &str, _: &str, _: &[VertexId], _: f64, values: &mut [f64]) -> coupling::Result<()> {
+        values.fill(0.0);
+        Ok(())
+    }
+    fn write_data(&mut self, _: &str, _: &str, _: &[VertexId], _: &[f64]) -> coupling::Result<()> {
+        Ok(())
+    }
+}
+
+impl Coupling for Declared {
+    fn requires_initial_data(&mut self) -> coupling::Result<bool> {
+        Ok(false)
+    }
+    fn initialize(&mut self) -> coupling::Result<()> {
+        Ok(())
+    }
+    fn get_max_time_step_size(&self) -> coupling::Result<f64> {
+        Ok(WINDOW)
+    }
+    fn advance(&mut self, _: f64) -> coupling::Result<()> {
+        Ok(())
+    }
+    fn requires_writing_checkpoint(&mut self) -> coupling::Result<bool> {
+        Ok(false)
+    }
+    fn requires_reading_checkpoint(&mut self) -> coupling::Result<bool> {
+        Ok(false)
+    }
+    fn is_coupling_ongoing(&self) -> coupling::Result<bool> {
+        Ok(true)
+    }
+    fn is_time_window_complete(&self) -> coupling::Result<bool> {
+        Ok(true)
+    }
+    fn finalize(&mut self) -> coupling::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn added_mass_data_must_be_scalar() {
+    let c = ball_case();
+    let (mut solid, _) = build(&solid_file(&c), &c.config).unwrap_or_else(|e| panic!("{e:#}"));
+    let e = solid.initialize_participant(&mut Declared { data_dims: 3 }).unwrap_err().to_string();
+    assert!(
+        e.contains("data `am_coeffs` on added-mass mesh `SolidAddedMass_A` has 3 components")
+            && e.contains("declare it <data:scalar name=\"am_coeffs\"/>"),
+        "{e}"
+    );
+    let (mut solid, _) = build(&solid_file(&c), &c.config).unwrap();
+    solid.initialize_participant(&mut Declared { data_dims: 1 }).unwrap();
+    // Zero increments leave the baseline.
+    solid.read_data(&mut Declared { data_dims: 1 }, 0.0, WINDOW).unwrap();
+    assert_eq!(solid.system().added_mass.as_ref().unwrap().blocks()[0][(2, 2)], BASELINE_HEAVE);
+}
+
+/// The RM3 float and plate (free, no PTO) against the TDPF participant in still water, with
+/// the h5 baseline in the Solid and the TDPF participant's (zero) increments on
+/// FluidAddedMass_TDPF: both adapters agree on the added-mass vertices, and the run goes
+/// through with the baseline applied.
+fn rm3_tdpf_xml() -> String {
+    let vectors = ["positions", "rotations", "velocities", "angular_velocities", "forces", "torques"];
+    let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n<precice-configuration>\n");
+    let uses: String = vectors.iter().map(|v| format!("<use-data name=\"{v}\" />")).collect();
+    for v in vectors {
+        x += &format!("  <data:vector name=\"{v}\" />\n");
+    }
+    x += "  <data:scalar name=\"am_coeffs\" />\n";
+    x += &format!("  <mesh name=\"SolidMesh\" dimensions=\"3\">{uses}</mesh>\n");
+    x += &format!("  <mesh name=\"FluidMesh\" dimensions=\"3\">{uses}</mesh>\n");
+    for m in ["FluidAddedMass_TDPF", "SolidAddedMass_TDPF"] {
+        x += &format!("  <mesh name=\"{m}\" dimensions=\"3\"><use-data name=\"am_coeffs\" /></mesh>\n");
+    }
+    x += "  <participant name=\"Solid\">\n    <provide-mesh name=\"SolidMesh\" />\n";
+    for v in &vectors[..4] {
+        x += &format!("    <write-data name=\"{v}\" mesh=\"SolidMesh\" />\n");
+    }
+    x += r#"    <read-data name="forces" mesh="SolidMesh" />
+    <read-data name="torques" mesh="SolidMesh" />
+    <provide-mesh name="SolidAddedMass_TDPF" />
+    <receive-mesh name="FluidAddedMass_TDPF" from="Fluid" />
+    <mapping:nearest-neighbor direction="read" from="FluidAddedMass_TDPF" to="SolidAddedMass_TDPF" constraint="consistent" />
+    <read-data name="am_coeffs" mesh="SolidAddedMass_TDPF" />
+  </participant>
+  <participant name="Fluid">
+    <provide-mesh name="FluidMesh" />
+    <receive-mesh name="SolidMesh" from="Solid" />
+    <mapping:nearest-neighbor direction="read" from="SolidMesh" to="FluidMesh" constraint="consistent" />
+    <mapping:nearest-neighbor direction="write" from="FluidMesh" to="SolidMesh" constraint="conservative" />
+"#;
+    for v in &vectors[..4] {
+        x += &format!("    <read-data name=\"{v}\" mesh=\"FluidMesh\" />\n");
+    }
+    x += r#"    <write-data name="forces" mesh="FluidMesh" />
+    <write-data name="torques" mesh="FluidMesh" />
+    <provide-mesh name="FluidAddedMass_TDPF" />
+    <write-data name="am_coeffs" mesh="FluidAddedMass_TDPF" />
+  </participant>
+  <m2n:sockets acceptor="Fluid" connector="Solid" exchange-directory="{dir}" />
+  <coupling-scheme:serial-explicit>
+    <participants first="Fluid" second="Solid" />
+    <time-window-size value="0.1" />
+    <max-time-windows value="20" />
+"#;
+    for v in &vectors[..4] {
+        x += &format!(
+            "    <exchange data=\"{v}\" mesh=\"SolidMesh\" from=\"Solid\" to=\"Fluid\" initialize=\"yes\" />\n"
+        );
+    }
+    x += r#"    <exchange data="forces" mesh="SolidMesh" from="Fluid" to="Solid" />
+    <exchange data="torques" mesh="SolidMesh" from="Fluid" to="Solid" />
+    <exchange data="am_coeffs" mesh="FluidAddedMass_TDPF" from="Fluid" to="Solid" />
+  </coupling-scheme:serial-explicit>
+</precice-configuration>
+"#;
+    x
+}
+
+#[test]
+fn rm3_with_the_tdpf_participant_applies_the_h5_baseline_and_zero_increments() {
+    let Some(h5) = testing::shared_file("data/rm3/rm3.h5") else { return };
+    let dir = h5.parent().expect("the data folder").display().to_string();
+    let c = testing::temp_case(&rm3_tdpf_xml());
+    let mut solid = participant(&["float", "plate"], "", [0.0, 0.0, -9.81]).replace(
+        "      read_data:\n",
+        "      write_data:\n        - {name: positions, type: POSITIONS}\n        - {name: rotations, type: ROTATIONS}\n        \
+         - {name: velocities, type: LINEAR_VELOCITIES}\n        - {name: angular_velocities, type: ANGULAR_VELOCITIES}\n      \
+         read_data:\n        - {name: torques, type: TORQUES}\n",
+    );
+    solid += &format!("  data_path: {{type: ABSOLUTE, root: \"{dir}\"}}\n  added_mass:\n    h5_filename: rm3.h5\n");
+    // Free bodies at the file's equilibrium, the float released with a heave speed.
+    let bodies = model(&["float", "plate"]);
+    let bodies = bodies[..bodies.find("  tsdas:").unwrap_or(bodies.len())]
+        .replace("[0.1, 0, 0.5]", "[0, 0, 0.5]")
+        .replace("[0.01, 0.02, 0.005]", "[0, 0, 0]")
+        .replace("[0, 0.05, -0.2]", "[0, 0, 0]")
+        .replace("[0, 0.01, 0]", "[0, 0, 0]");
+    c.write("solid/participant.yaml", &solid);
+    c.write("solid/model.yaml", &bodies);
+    c.write("solid/solver.yaml", SOLVER);
+    let mut fluid = String::from(
+        "type: TDPF\nmodel: tdpf_model.yaml\nsimulation:\n  end_time: -1\n  gravity: [0, 0, -9.81]\n\
+         precice_adapter_config:\n  participant_name: Fluid\n  read_data_time: WINDOW_START\n  bodies:\n    \
+         - {name: float, location: [0, 0, -0.72]}\n    - {name: plate, location: [0, 0, -21.29]}\n  interfaces:\n    \
+         - mesh_name: FluidMesh\n      mesh_type: RIGID_BODY_REFS\n      write_data:\n",
+    );
+    fluid += "        - {name: forces, type: FORCES}\n        - {name: torques, type: TORQUES}\n      read_data:\n";
+    fluid += "        - {name: positions, type: POSITIONS}\n        - {name: rotations, type: ROTATIONS}\n";
+    fluid += "        - {name: velocities, type: LINEAR_VELOCITIES}\n        - {name: angular_velocities, type: ANGULAR_VELOCITIES}\n";
+    let fluid_file = c.write("fluid/participant.yaml", &fluid);
+    c.write(
+        "fluid/tdpf_model.yaml",
+        &format!("model:\n  name: rm3\n  h5_file: {}\n  waves:\n    type: NO_WAVE\n", h5.display()),
+    );
+    let (solid_file, x1, x2) = (solid_file(&c), c.config.clone(), c.config.clone());
+    let out = Arc::new(Mutex::new(None));
+    let out2 = out.clone();
+    let results = testing::run_in_threads::<Outcome>(vec![
+        (
+            "Fluid",
+            Box::new(move || {
+                tidelink_tdpf::run_with_progress(&fluid_file, &x1, Backend::Native, &mut ())
+                    .map(|_| ())
+                    .map_err(|e| format!("Fluid: {e:#}"))
+            }),
+        ),
+        (
+            "Solid",
+            Box::new(move || {
+                let (mut a, spec) = build(&solid_file, &x2).map_err(|e| format!("Solid: {e:#}"))?;
+                let baseline = a.system().added_mass.clone();
+                let mut cpl = coupling::open(Backend::Native, "Solid", &x2).map_err(|e| format!("Solid: {e}"))?;
+                driver::run(&mut a, cpl.as_mut(), spec.adapter.read_data_time, &mut ())
+                    .map_err(|e| format!("Solid: {e}"))?;
+                *out2.lock().unwrap() = Some((baseline, a.system().added_mass.clone(), state(&a)));
+                Ok(())
+            }),
+        ),
+    ]);
+    for r in results {
+        r.unwrap_or_else(|e| panic!("{e}"));
+    }
+    let (baseline, applied, s) = out.lock().unwrap().take().expect("the Solid ran");
+    let (baseline, applied) = (baseline.expect("baseline"), applied.expect("applied"));
+    assert_eq!(applied.blocks(), baseline.blocks(), "zero increments leave the h5 baseline");
+    // The float (state[0..13]) heaves within a metre of its equilibrium after 2 s.
+    println!("RM3 + TDPF, t = 2 s: float z = {:.4} m, vz = {:.4} m/s", s[2], s[9]);
+    assert!((s[2] + 0.72).abs() < 1.0 && s[2].is_finite(), "float z {}", s[2]);
+}

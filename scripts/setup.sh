@@ -1,13 +1,24 @@
 #!/usr/bin/env bash
 # Installs what Tidelink needs on a Debian machine that has a Rust toolchain:
-# pkg-config and the HDF5 headers (libhdf5-dev). Installs through apt-get as root;
-# otherwise names the missing packages and stops.
+# pkg-config and the HDF5 headers (libhdf5-dev), and Python 3 with its venv module
+# (python3, python3-venv) for hydro/test.sh and `tidelink hydro`. Installs through apt-get
+# as root; otherwise names the missing packages and stops.
 set -euo pipefail
 
 need=()
 for pkg in pkg-config libhdf5-dev; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
+# Checked by what the interpreter can do, not by package name, so a python3 from elsewhere
+# (pyenv, a container image) counts; Debian ships ensurepip, which venv needs, in python3-venv.
+# With TIDELINK_PYTHON set, that interpreter is the user's business (hydro/test.sh checks it).
+if [ -z "${TIDELINK_PYTHON:-}" ]; then
+  if ! command -v python3 >/dev/null 2>&1; then
+    need+=(python3 python3-venv)
+  elif ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+    need+=(python3-venv)
+  fi
+fi
 
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ]; then

@@ -53,10 +53,11 @@ pub fn generate(description: &Path, output: Option<&Path>) -> Result<PathBuf> {
     }
 }
 
-/// The cache key: tool version, pinned requirements, every embedded script, the description as the
-/// Python side sees it, and the content of any mesh file.
+/// The cache key: tool version, pinned requirements and their constraints, every embedded script, the
+/// description as the Python side sees it, and the content of any mesh file.
 fn result_key(desc: &Description, json: &str) -> Result<String> {
-    let mut parts: Vec<Vec<u8>> = vec![env!("CARGO_PKG_VERSION").into(), venv::REQUIREMENTS.join(" ").into()];
+    let mut parts: Vec<Vec<u8>> =
+        vec![env!("CARGO_PKG_VERSION").into(), venv::REQUIREMENTS.join(" ").into(), venv::CONSTRAINTS.into()];
     for (name, text) in runner::SOURCES {
         parts.push(name.as_bytes().to_vec());
         parts.push(text.as_bytes().to_vec());

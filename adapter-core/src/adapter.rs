@@ -38,7 +38,7 @@ impl AdapterError {
 
 pub type AdapterResult<T> = std::result::Result<T, AdapterError>;
 
-/// The hooks of one participant (seed "Common structure"): mesh registration,
+/// The hooks of one participant (docs/design/participants.md §1.1): mesh registration,
 /// read/write translation, the solver step, checkpoints and output.
 pub trait Adapter {
     /// The participant name, for messages.

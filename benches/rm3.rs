@@ -20,7 +20,7 @@ const FLUID: &str = include_str!("../configs/rm3_reg_waves/fluid/participant.yam
 const FLUID_MODEL: &str = include_str!("../configs/rm3_reg_waves/fluid/tdpf_model.yaml");
 
 const DURATION: f64 = 400.0;
-/// The issue's benchmark window (the shipped case uses 5 ms).
+/// The benchmark's 10 ms window (the shipped case uses 5 ms).
 const WINDOW: f64 = 0.01;
 
 fn edit(text: &str, from: &str, to: &str) -> String {

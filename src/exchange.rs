@@ -1,5 +1,5 @@
 //! Stale rendezvous files: a `precice-run` folder left by a failed run makes the next
-//! handshake hang (seed 003), so `run` removes it wherever an exchange-directory resolves.
+//! handshake hang (docs/design/participants.md §10), so `run` removes it wherever an exchange-directory resolves.
 
 use crate::manifest::Case;
 use std::collections::HashSet;

@@ -1,5 +1,5 @@
 //! Gravity must agree between participant files: each participant reads its own and
-//! nothing reconciles them, so a mismatch gives a plausible but wrong result (seed 003).
+//! nothing reconciles them, so a mismatch gives a plausible but wrong result (docs/design/participants.md §10).
 
 use tidelink_adapter_core::diagnostics::{Diagnostics, Location};
 use tidelink_adapter_core::spec::ParticipantFile;

@@ -44,7 +44,7 @@ fn participant(bodies: &[&str], extra: &str, gravity: [f64; 3]) -> String {
     s
 }
 
-/// RM3-like bodies (spec §1.1) and three light bodies without hydrodynamics.
+/// RM3-like bodies (docs/design/tdpf-loads.md §9.1) and three light bodies without hydrodynamics.
 fn body(name: &str) -> String {
     let (loc, mass, inertia, v, w) = match name {
         "float" => {

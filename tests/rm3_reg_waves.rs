@@ -239,7 +239,7 @@ fn with_body_to_body_terms_the_steady_heave_matches_the_frequency_domain() {
 }
 
 /// The frequency-domain solution of this file (no time stepping) lands on the figures the
-/// RM3 notes give for the WAMIT coefficients: 0.984 / 0.124 m without and 1.019 / 0.164 m
+/// docs/design/tdpf-loads.md §9.3 gives for the WAMIT coefficients: 0.984 / 0.124 m without and 1.019 / 0.164 m
 /// with the body-to-body terms (1 %), so the comparisons above compare with the right thing.
 #[test]
 fn frequency_domain_reference_matches_the_published_figures() {

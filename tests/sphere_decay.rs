@@ -1,4 +1,4 @@
-//! Heave decay of a floating sphere (issue 4 §5.4): `tidelink-mbs` (the sphere on a heave joint,
+//! Heave decay of a floating sphere (docs/design/tdpf-loads.md §1): `tidelink-mbs` (the sphere on a heave joint,
 //! A∞ in its mass matrix) coupled to `tidelink-tdpf` (hydrostatics and radiation memory, still
 //! water) through the native engine, in threads, on a temporary copy of `tests/sphere_decay`,
 //! against the linear expectation computed here independently:
@@ -10,7 +10,7 @@
 //! floating half-submerged (a hemisphere below the still-water level), with Hulme's (1982)
 //! heave added mass and damping, so it always runs.
 //!
-//! The file (`sphere.h5` in the case folder, layout of ../shared/spec/rm3-and-formats.md §2,
+//! The file (`sphere.h5` in the case folder, layout of docs/design/tdpf-loads.md §2,
 //! BEMIO's normalisations: A ÷ ρ, B ÷ ρω, K_hs ÷ ρg, IRF ÷ ρ):
 //! - ρ = 1000 kg/m³, g = 9.81 m/s², infinite depth, one body, one heading (0°);
 //! - cg at the centre (0, 0, 0); cb at the hemisphere's centroid (0, 0, −3R/8); V = ⅔πR³;

@@ -258,7 +258,7 @@ fn energy_per_period(solid_read: &'static str) -> Vec<f64> {
         .collect()
 }
 
-/// Seed 003's one-window lag on an undamped bobbing ball (C_d = 0, Fluid first, Solid
+/// The one-window lag (docs/design/coupling-semantics.md §6.1) on an undamped bobbing ball (C_d = 0, Fluid first, Solid
 /// second). Reading at WINDOW_START, the Solid applies over window n the force the Fluid
 /// computed from the state at the start of window n − 1: a restoring force lagging by one
 /// window acts as negative damping, E grows like exp(ω² Δ t) — about +100 % over 10

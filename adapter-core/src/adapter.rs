@@ -38,7 +38,7 @@ impl AdapterError {
 
 pub type AdapterResult<T> = std::result::Result<T, AdapterError>;
 
-/// The hooks of one participant (docs/design/participants.md): mesh registration, read/write
+/// The hooks of one participant (docs/design/participants.md §1.1): mesh registration, read/write
 /// translation, the solver step, checkpoints and output.
 ///
 /// Adapters keep no clock: the driver owns coupled time and passes it in (`time` below is the

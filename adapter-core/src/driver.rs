@@ -1,4 +1,4 @@
-//! The one driver loop every participant runs (seed "Common structure", spec §1.1).
+//! The one driver loop every participant runs (docs/design/participants.md §1.1, coupling-semantics.md §2.2).
 
 use crate::adapter::{Adapter, AdapterError, AdapterResult};
 use crate::coupling::{self, Backend, Coupling, CouplingError};

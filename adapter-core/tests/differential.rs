@@ -1,4 +1,4 @@
-//! Differential tests: engine scenarios (spec A1–A4, A8–A11, A17, A20, A21, §2.3.6 and
+//! Differential tests: engine scenarios (coupling-semantics.md §12: A1–A4, A8–A11, A17, A20, A21, §5.5 and
 //! B-spline waveforms) run once on the native engine and once on libprecice 3.4 with the
 //! same XML; every value read, every step size and every status answer must agree to 1e-12.
 //!
@@ -35,7 +35,7 @@ enum Steps {
     Unchecked(Vec<f64>),
 }
 
-/// What one participant does: the canonical loop of spec §1.1 with the data named here.
+/// What one participant does: the canonical loop of coupling-semantics.md §2.2 with the data named here.
 #[derive(Clone)]
 struct Role {
     me: &'static str,
@@ -44,7 +44,7 @@ struct Role {
     reads: Vec<&'static str>,
     writes: Vec<&'static str>,
     steps: Steps,
-    /// 0-based steps in which nothing is written (spec A20).
+    /// 0-based steps in which nothing is written (scenario A20).
     silent_steps: Vec<usize>,
 }
 
@@ -107,7 +107,7 @@ fn scenario(name: &str) -> Option<Scenario> {
             xml: Xml::new(2).scheme(pair(Scheme::parallel("A", "B").window(0.75).max_time(1), "", "")),
             roles: vec![a(0.3), b(1.0)],
         },
-        // A9: 6400 sub-steps per window of 0.2 (the per-window Kahan sum of spec §2.1).
+        // A9: 6400 sub-steps per window of 0.2 (the per-window Kahan sum of coupling-semantics.md §3.1).
         "a9_6400_substeps" => Scenario {
             xml: Xml::new(2).scheme(pair(Scheme::parallel("A", "B").window(0.2).max_time(1), "", "")),
             roles: vec![a(0.2 / 6400.0), b(f64::INFINITY)],
@@ -177,7 +177,7 @@ fn scenario(name: &str) -> Option<Scenario> {
             xml: Xml::new(2).vector("DataTwo").scheme(pair(Scheme::serial("A", "B").window(1).windows(3), "", "")),
             roles: vec![a(0.5).at(&[0.0, 0.0, 1.0, 0.0, 2.0, 0.0]), b(1.0).at(&[0.4, 0.0, 1.6, 0.0])],
         },
-        // §2.3.6: three participants; Solid is second in schemes with Δ = 2 and Δ = 3.
+        // coupling-semantics.md §5.5: three participants; Solid is second in schemes with Δ = 2 and Δ = 3.
         "three_participants_compositional" => {
             let init = r#"initialize="true""#;
             let scheme = |fluid: &str, f: &str, s: &str, w: u32| {
@@ -226,7 +226,7 @@ fn play(role: &Role, backend: Backend, config: &Path) -> Result<Vec<Entry>, Coup
     if initial {
         write_all(p.as_mut(), role, &ids, 0.0)?;
     }
-    // Misuse (spec §1.13): refused by both backends, and harmless.
+    // Misuse (coupling-semantics.md §2.12): refused by both backends, and harmless.
     out.push(("advance before initialize".into(), p.advance(1.0).map(|()| 0.0).map_err(|e| e.message)));
     p.initialize()?;
     let (mut t, mut step) = (0.0, 0usize);

@@ -1,4 +1,4 @@
-//! Configuration handling seen through the engine (spec §6, scenario A28 a–f) and the
+//! Configuration handling seen through the engine (docs/design/coupling-semantics.md §9, §12 scenario A28 a–f) and the
 //! schemes the native engine does not run yet.
 
 mod common;

@@ -1,4 +1,4 @@
-//! Explicit coupling schemes through real coupled runs (spec §2.3.1, §2.3.2, §2.3.6):
+//! Explicit coupling schemes through real coupled runs (docs/design/coupling-semantics.md §5.2, §5.3, §5.5):
 //! scenarios A1–A4, A20 and a compositional scheme with two partners.
 
 mod common;
@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Spec A1: serial-explicit, Δ = 1, 3 windows; A writes t_end, B writes 10·t_end.
+/// A1: serial-explicit, Δ = 1, 3 windows; A writes t_end, B writes 10·t_end.
 #[test]
 fn a1_serial_explicit_basics() {
     let case = Xml::new(2)
@@ -94,7 +94,7 @@ fn check_reads(who: &str, steps: &[Step], want: impl Fn(&Step) -> f64) {
     }
 }
 
-/// Spec A2: serial-explicit with sub-steps both ways, both directions initialized.
+/// A2: serial-explicit with sub-steps both ways, both directions initialized.
 #[test]
 fn a2_serial_explicit_subcycling_with_substeps() {
     let attrs = r#"initialize="on" substeps="true""#;
@@ -106,7 +106,7 @@ fn a2_serial_explicit_subcycling_with_substeps() {
     check_reads("B", &b, |s| 2.0 + (s.t + s.dt));
 }
 
-/// Spec A3: as A2 with waveform-degree 0, no sub-steps, only B → A initialized.
+/// A3: as A2 with waveform-degree 0, no sub-steps, only B → A initialized.
 #[test]
 fn a3_degree_zero_without_substeps() {
     let scheme = Scheme::serial("A", "B").ex_with("DataOne", "A", "B", r#"substeps="false""#).ex_with(
@@ -122,7 +122,7 @@ fn a3_degree_zero_without_substeps() {
     check_reads("B", &b, |s| 2.0 + 2.0 * (s.window as f64 + 1.0));
 }
 
-/// Spec A4: as A2 with parallel-explicit: both read the partner's window-start value.
+/// A4: as A2 with parallel-explicit: both read the partner's window-start value.
 #[test]
 fn a4_parallel_explicit_reads_window_start() {
     let attrs = r#"initialize="on" substeps="true""#;
@@ -134,7 +134,7 @@ fn a4_parallel_explicit_reads_window_start() {
     check_reads("B", &b, |s| 2.0 + 2.0 * s.window as f64);
 }
 
-/// Spec A20: with sub-steps, a step without writeData sends a zero sample.
+/// A20: with sub-steps, a step without writeData sends a zero sample.
 fn zero_substep(substeps: bool) -> (f64, f64) {
     let attrs = format!(r#"substeps="{substeps}""#);
     let case =
@@ -171,7 +171,7 @@ fn a20_unwritten_substep_is_a_zero_sample() {
     close("no substeps: rel 0.5", at_half, 0.5);
 }
 
-/// Spec §2.3.6: Solid is second in two serial-explicit schemes, with Fluid1 (Δ = 2) and
+/// coupling-semantics.md §5.5: Solid is second in two serial-explicit schemes, with Fluid1 (Δ = 2) and
 /// Fluid2 (Δ = 3), max-time 12. Its steps are bounded by both schemes' window ends.
 #[test]
 fn compositional_serial_explicit_with_two_partners() {

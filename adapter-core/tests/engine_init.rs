@@ -1,4 +1,4 @@
-//! Initial data in explicit schemes (spec §1.4, §2.4): scenario A17 and the
+//! Initial data in explicit schemes (docs/design/coupling-semantics.md §2.5, §5.4): scenario A17 and the
 //! all-or-nothing rule per direction.
 
 mod common;
@@ -12,7 +12,7 @@ fn read3(p: &mut NativeParticipant, data: &str, rel: f64) -> [f64; 3] {
     v
 }
 
-/// Spec A17: 3D, B (second) initializes DataTwo = 2; A writes the vector DataOne = (1,1,1).
+/// A17: 3D, B (second) initializes DataTwo = 2; A writes the vector DataOne = (1,1,1).
 #[test]
 fn a17_initialization_in_serial_explicit() {
     let case = Xml::new(3)
@@ -62,7 +62,7 @@ fn a17_initialization_in_serial_explicit() {
     );
 }
 
-/// Spec §2.4: one `initialize="true"` in a direction initializes all data of that
+/// coupling-semantics.md §5.4: one `initialize="true"` in a direction initializes all data of that
 /// direction; a direction without it starts from zero even when the sender wrote values.
 #[test]
 fn initialize_is_all_or_nothing_per_direction() {

@@ -1,4 +1,4 @@
-//! Connections between participants (spec §5.3, §5.4): rendezvous files (A27), the
+//! Connections between participants (docs/design/coupling-semantics.md §8.3, §8.4): rendezvous files (A27), the
 //! configuration hash, handshake timeouts and partners that die or leave mid-run.
 
 mod common;
@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Barrier, Mutex};
 use std::time::{Duration, Instant};
 
-/// Participant names of spec A27: SolverOne is the XML acceptor, SolverTwo the connector.
+/// Participant names of scenario A27: SolverOne is the XML acceptor, SolverTwo the connector.
 fn solver_case(kind: &str, windows: u64) -> TempCase {
     Xml::new(2)
         .scheme(
@@ -21,7 +21,7 @@ fn solver_case(kind: &str, windows: u64) -> TempCase {
         .case()
 }
 
-/// Spec §5.3's example: the PRIMARYCOM file of listener SolverTwo and requester SolverOne.
+/// The example of coupling-semantics.md §8.3: the PRIMARYCOM file of listener SolverTwo and requester SolverOne.
 fn primary_file(dir: &Path) -> PathBuf {
     dir.join("precice-run/SolverTwo-SolverOne/3b/0f28d9a0065c6f8af0a23dfa1ca307")
 }
@@ -33,7 +33,7 @@ fn plain(config: &Path, me: &str, rd: &str, wd: &str) -> Vec<f64> {
     drive(&mut p, 1.0, 1.0, rd, wd, |t| t).iter().map(|s| s.read).collect()
 }
 
-/// Spec A27: the file exists while SolverTwo waits; after both initialized `precice-run/` is empty.
+/// A27: the file exists while SolverTwo waits; after both initialized `precice-run/` is empty.
 #[test]
 fn a27_rendezvous_files_during_start_up() {
     let case = solver_case("parallel-explicit", 1);
@@ -135,7 +135,7 @@ fn a27_stale_connection_file_of_a_dead_run_is_replaced() {
     assert!(!file.exists(), "the replacement file is removed once connected");
 }
 
-/// Spec A27 / §5.4: configurations differing by one whitespace → both fail in initialize().
+/// A27 / coupling-semantics.md §8.4: configurations differing by one whitespace → both fail in initialize().
 #[test]
 fn a27_configs_differing_by_one_space_are_refused_on_both_sides() {
     let case = solver_case("parallel-explicit", 1);
@@ -321,7 +321,7 @@ fn partner_process_killed_mid_run() {
 }
 
 /// `network="…"` selects the interface whose address is published; an unknown name is a
-/// clear error listing the interfaces (spec §5.1), raised by the listening side at once.
+/// clear error listing the interfaces (coupling-semantics.md §8.1), raised by the listening side at once.
 #[test]
 fn unknown_network_interface_is_named_with_the_available_ones() {
     let case = solver_case("parallel-explicit", 1);

@@ -1,4 +1,4 @@
-//! Data mapping through coupled runs (spec §4.1, §4.3): scenario A21, nearest-neighbor,
+//! Data mapping through coupled runs (docs/design/coupling-semantics.md §7.1, §7.3): scenario A21, nearest-neighbor,
 //! with B's read-consistent mapping from A's mesh and its write-conservative mapping onto it.
 
 mod common;

@@ -1,4 +1,4 @@
-//! API misuse (spec §1.13 catalogue, scenario A26 a, d, e) for explicit schemes. Every
+//! API misuse (docs/design/coupling-semantics.md §2.12, scenario A26 a, d, e) for explicit schemes. Every
 //! error must leave the participant usable: the coupled runs go on after each one.
 
 mod common;
@@ -12,7 +12,7 @@ fn pair_case() -> TempCase {
         .case()
 }
 
-/// Spec A26 e and §1.2: construction errors.
+/// A26 e and coupling-semantics.md §2.3: construction errors.
 #[test]
 fn construction_errors() {
     let case = pair_case();
@@ -21,7 +21,7 @@ fn construction_errors() {
     fails(NativeParticipant::new("A", &case.path().join("missing.xml")), &["unable to open configuration file"]);
 }
 
-/// Spec A26 d and the name rows of §1.13.
+/// A26 d and the name rows of coupling-semantics.md §2.12.
 #[test]
 fn unknown_names_get_hints() {
     let case = pair_case();
@@ -37,7 +37,7 @@ fn unknown_names_get_hints() {
     assert_eq!(b.get_data_dimensions("B-Mesh", "DataTwo").unwrap(), 1);
 }
 
-/// §1.13 rows that apply before initialize().
+/// coupling-semantics.md §2.12 rows that apply before initialize().
 #[test]
 fn calls_before_initialize() {
     let case = pair_case();
@@ -65,7 +65,7 @@ fn calls_before_initialize() {
     fails(b.initialize(), &["cannot be called after finalize()"]);
 }
 
-/// Spec A26 a for an explicit scheme: initialized data require requiresInitialData().
+/// A26 a for an explicit scheme: initialized data require requiresInitialData().
 #[test]
 fn initialize_without_querying_initial_data() {
     let case = Xml::new(2)
@@ -117,7 +117,7 @@ fn misuse_during_run(config: &Path) {
     fails(a.get_max_time_step_size(), &["cannot be called after finalize()"]);
 }
 
-/// §1.13 rows that need a running coupling; B runs a plain loop and must not notice.
+/// coupling-semantics.md §2.12 rows that need a running coupling; B runs a plain loop and must not notice.
 #[test]
 fn misuse_during_a_coupled_run_leaves_the_run_intact() {
     let case = pair_case();
@@ -136,7 +136,7 @@ fn misuse_during_a_coupled_run_leaves_the_run_intact() {
     assert_eq!(reads, vec![1.0, 2.0], "B reads A's window-end values");
 }
 
-/// §1.8 check 8: a read datum no exchange or mapping feeds has no samples.
+/// coupling-semantics.md §2.9 check 8: a read datum no exchange or mapping feeds has no samples.
 #[test]
 fn reading_unfed_data_reports_no_samples() {
     let case = Xml::new(2)

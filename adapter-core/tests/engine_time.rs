@@ -1,11 +1,11 @@
-//! Time bookkeeping and sub-cycling through coupled runs (spec §2.1, §2.5, §2.6):
+//! Time bookkeeping and sub-cycling through coupled runs (docs/design/coupling-semantics.md §3.1, §3.4, §3.3):
 //! scenarios A8, A9, A10 and A11.
 
 mod common;
 
 use common::*;
 
-/// Spec A8: parallel-explicit, Δ = 0.75, max-time 1 → windows of 0.75 and 0.25.
+/// A8: parallel-explicit, Δ = 0.75, max-time 1 → windows of 0.75 and 0.25.
 #[test]
 fn a8_non_fitting_last_window() {
     let case = Xml::new(2)
@@ -31,7 +31,7 @@ fn a8_non_fitting_last_window() {
     run2(side(cfg(&case), "A"), side(cfg(&case), "B"));
 }
 
-/// Spec A9: Δ = 0.01, max-time 5, both always advance getMaxTimeStepSize() → 500 windows.
+/// A9: Δ = 0.01, max-time 5, both always advance getMaxTimeStepSize() → 500 windows.
 #[test]
 fn a9_five_hundred_windows_of_a_hundredth() {
     let case = Xml::new(2)
@@ -56,7 +56,7 @@ enum Rule {
     Snap,
 }
 
-/// Spec A9 sub-cycling: parallel-explicit, Δ = 0.2, max-time 1; A takes steps of Δ/N.
+/// A9 sub-cycling: parallel-explicit, Δ = 0.2, max-time 1; A takes steps of Δ/N.
 /// Returns A's number of steps per window.
 fn steps_per_window(n: usize, rule: Rule) -> Vec<usize> {
     let case = Xml::new(2)
@@ -106,9 +106,9 @@ fn a9_64_and_640_substeps_fit_exactly() {
     }
 }
 
-/// N = 6400. Spec A9 says the simple rule leaves a 6401st tiny step in one window; that is
+/// N = 6400. The simple rule can leave a 6401st tiny step in one window; that is
 /// what a *global* naive time sum does (window 2 of 0.2 with steps of 0.2/6400 then ends
-/// 1.5e-14 short). preCICE 3.4.1 and spec §2.1 sum the progress inside each window with
+/// 1.5e-14 short). preCICE 3.4.1 and coupling-semantics.md §3.1 sum the progress inside each window with
 /// Kahan and restart every window at an exact multiple of Δ, so both rules give exactly
 /// 6400 steps per window; an engine without that bookkeeping fails here.
 #[test]
@@ -117,7 +117,7 @@ fn a9_6400_substeps_fit_with_both_step_rules() {
     assert_eq!(steps_per_window(6400, Rule::Snap), vec![6400; 5], "1e-13 rule");
 }
 
-/// Spec A10: Δ = 2, solver dt 4/7 → limits 2, 10/7, 6/7, 2/7; a 4th step of 4/7 is refused
+/// A10: Δ = 2, solver dt 4/7 → limits 2, 10/7, 6/7, 2/7; a 4th step of 4/7 is refused
 /// and the participant stays usable.
 #[test]
 fn a10_step_limiting() {
@@ -156,7 +156,7 @@ fn first_participant_case(end: Scheme) -> TempCase {
     Xml::new(2).scheme(end.first_participant().ex("DataOne", "A", "B").ex("DataTwo", "B", "A")).case()
 }
 
-/// Spec A11: method="first-participant", max-time 6; A's steps 1, 2, 3 define the windows.
+/// A11: method="first-participant", max-time 6; A's steps 1, 2, 3 define the windows.
 #[test]
 fn a11_first_participant_defines_the_windows() {
     let case = first_participant_case(Scheme::serial("A", "B").max_time(6));
@@ -197,7 +197,7 @@ fn a11_first_participant_defines_the_windows() {
     );
 }
 
-/// Spec A11, error part: without max-time, advancing by getMaxTimeStepSize() is refused;
+/// A11, error part: without max-time, advancing by getMaxTimeStepSize() is refused;
 /// B, waiting in initialize() for A's first window, then fails too.
 #[test]
 fn a11_first_participant_cannot_advance_by_the_infinite_max() {

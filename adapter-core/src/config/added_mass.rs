@@ -1,4 +1,4 @@
-//! Added-mass mesh rules (seed 003). Added-mass coefficients travel on meshes recognised by
+//! Added-mass mesh rules (docs/design/added-mass.md §6). Added-mass coefficients travel on meshes recognised by
 //! name: a fluid participant writes them on its own `FluidAddedMass...` mesh, the solid
 //! participant reads them on a `SolidAddedMass...` mesh it provides.
 

@@ -2,7 +2,7 @@
 //!
 //! Reading happens in three steps, each reporting with file and line: the XML is read into
 //! an element tree (`xml`), the tags are checked and turned into the typed model in document
-//! order (`parse*`), and the cross-tag rules of spec §6.3 plus the added-mass rules run on
+//! order (`parse*`), and the cross-tag rules of docs/design/coupling-semantics.md §9.4 plus the added-mass rules run on
 //! the model (`validate*`, `added_mass`).
 
 pub mod model;
@@ -65,12 +65,12 @@ pub fn parse_str(text: &str, path: &Path) -> Result<(PreciceConfig, Diagnostics)
     }
 }
 
-/// The catalogue of spec §6.3 plus the added-mass mesh rules; reports ALL problems, not the first.
+/// The catalogue of coupling-semantics.md §9.4 plus the added-mass mesh rules; reports ALL problems, not the first.
 pub fn validate(cfg: &PreciceConfig) -> Diagnostics {
     validate::run(cfg)
 }
 
-/// Hex digest of the raw file bytes, compared between partners at connection time (spec §5.4).
+/// Hex digest of the raw file bytes, compared between partners at connection time (coupling-semantics.md §8.4).
 pub fn content_hash(bytes: &[u8]) -> String {
     uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, bytes).simple().to_string()
 }

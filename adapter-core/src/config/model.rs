@@ -1,4 +1,4 @@
-//! Typed view of a preCICE v3 XML configuration (spec §6.2). Every item keeps the
+//! Typed view of a preCICE v3 XML configuration (docs/design/coupling-semantics.md §9.3). Every item keeps the
 //! location it came from, so later checks can point at the right line.
 
 use crate::diagnostics::Location;
@@ -8,7 +8,7 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, Default)]
 pub struct PreciceConfig {
     pub path: PathBuf,
-    /// Hex digest of the raw file bytes; partners compare it at connection time (spec §5.4).
+    /// Hex digest of the raw file bytes; partners compare it at connection time (coupling-semantics.md §8.4).
     pub hash: String,
     pub experimental: bool,
     pub allow_remeshing: bool,
@@ -198,8 +198,8 @@ pub enum M2nKind {
     MpiMultiplePorts,
 }
 
-/// `<m2n:sockets acceptor connector ...>` (spec §5.1). Note the role inversion of
-/// spec §5.2: the *connector* listens and publishes the rendezvous file.
+/// `<m2n:sockets acceptor connector ...>` (coupling-semantics.md §8.1). Note the role inversion of
+/// §8.2 there: the *connector* listens and publishes the rendezvous file.
 #[derive(Debug, Clone)]
 pub struct M2nDecl {
     pub kind: M2nKind,
@@ -271,7 +271,7 @@ pub struct ExchangeDecl {
     pub loc: Location,
 }
 
-/// `<*-convergence-measure>` of an implicit scheme (kept for the implicit issue).
+/// `<*-convergence-measure>` of an implicit scheme (kept for implicit coupling, coupling-semantics.md §11.3).
 #[derive(Debug, Clone)]
 pub struct ConvergenceMeasureDecl {
     /// absolute, relative, residual-relative, absolute-or-relative.
@@ -285,7 +285,7 @@ pub struct ConvergenceMeasureDecl {
     pub loc: Location,
 }
 
-/// `<acceleration:TYPE>` of an implicit scheme (kept for the implicit issue).
+/// `<acceleration:TYPE>` of an implicit scheme (kept for implicit coupling, coupling-semantics.md §11.5).
 #[derive(Debug, Clone)]
 pub struct AccelerationDecl {
     /// constant, aitken, IQN-ILS, IQN-IMVJ.

@@ -1,5 +1,5 @@
-//! Builds the typed model from the element tree, tag by tag in document order (spec §6.1,
-//! §6.2). This file holds the root and the global tags (log, profiling, data, mesh, m2n);
+//! Builds the typed model from the element tree, tag by tag in document order (docs/design/coupling-semantics.md §9.1,
+//! §9.3). This file holds the root and the global tags (log, profiling, data, mesh, m2n);
 //! participants and coupling schemes have their own files. Checks that only need one tag
 //! (syntax, value ranges) live here; checks across tags are in `validate`.
 
@@ -81,7 +81,7 @@ pub(crate) fn build(ctx: &mut Ctx, root: &Element, cfg: &mut PreciceConfig) {
     use_data(ctx, root, cfg);
 }
 
-/// `<use-data>` names resolve against the data tags above their mesh (spec §6.2). Done on
+/// `<use-data>` names resolve against the data tags above their mesh (coupling-semantics.md §9.1). Done on
 /// the tree because the model does not keep the line of each use-data tag.
 fn use_data(ctx: &mut Ctx, root: &Element, cfg: &PreciceConfig) {
     let names = data_names(cfg);

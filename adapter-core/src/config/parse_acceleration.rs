@@ -1,4 +1,4 @@
-//! `<acceleration:constant|aitken|IQN-ILS|IQN-IMVJ>` of implicit schemes (spec §3.3). The
+//! `<acceleration:constant|aitken|IQN-ILS|IQN-IMVJ>` of implicit schemes (docs/design/coupling-semantics.md §11.5). The
 //! model keeps kind, data and relaxation factors; the remaining children are parsed only to
 //! check their attributes and value ranges.
 

@@ -1,4 +1,4 @@
-//! `<participant>` and its children (spec §6.2): meshes, data, mappings, actions, exports,
+//! `<participant>` and its children (docs/design/coupling-semantics.md §9.3): meshes, data, mappings, actions, exports,
 //! watch-points and intra-comm. Actions and watch-integrals are not part of the model, so
 //! their cross-checks against the participant's meshes run here, at the end of the tag.
 

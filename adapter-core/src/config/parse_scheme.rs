@@ -1,6 +1,6 @@
-//! `<coupling-scheme:*>` and its children (spec §6.2): participants, time, exchanges,
+//! `<coupling-scheme:*>` and its children (docs/design/coupling-semantics.md §9.3): participants, time, exchanges,
 //! iteration limits and convergence measures. Accelerations are in `parse_acceleration`.
-//! Single-tag rules of §6.3 (value ranges, `method` on parallel schemes) are checked here,
+//! Single-tag rules of §9.4 there (value ranges, `method` on parallel schemes) are checked here,
 //! where the offending tag's line is known.
 
 use super::model::*;

@@ -1,5 +1,5 @@
 //! Tag-level checks shared by all tag parsers: known attributes and children, required
-//! attributes, value syntax and occurrence counts, with preCICE's message fragments (spec §6.1).
+//! attributes, value syntax and occurrence counts, with preCICE's message fragments (coupling-semantics.md §9.1).
 
 use super::values::{parse_bool, parse_double, parse_int};
 use super::xml::{Attr, Element};
@@ -172,7 +172,7 @@ impl<'e> Attrs<'e> {
         self.str(name).unwrap_or(default).to_string()
     }
 
-    /// A preCICE boolean (never an error, spec §6.1).
+    /// A preCICE boolean (never an error, coupling-semantics.md §9.2).
     pub fn bool_or(&self, name: &str, default: bool) -> bool {
         self.str(name).map(parse_bool).unwrap_or(default)
     }

@@ -1,4 +1,4 @@
-//! The cross-tag validation catalogue (spec §6.3): this file holds the entry point, the
+//! The cross-tag validation catalogue (docs/design/coupling-semantics.md §9.4): this file holds the entry point, the
 //! document-order name lookup shared by all checks, and the global rules (duplicate names,
 //! mesh dimensions, use-data, m2n). Participant, scheme and added-mass rules have their own files.
 
@@ -20,7 +20,7 @@ pub(crate) fn run(cfg: &PreciceConfig) -> Diagnostics {
 }
 
 /// True when `def` comes before `at` in the file (or either line is unknown): preCICE
-/// resolves names only against tags it has already read (spec §6.1).
+/// resolves names only against tags it has already read (coupling-semantics.md §9.1).
 pub(crate) fn defined_before(def: &Location, at: &Location) -> bool {
     def.line == 0 || at.line == 0 || def.line <= at.line
 }

@@ -1,4 +1,4 @@
-//! Implicit-scheme rules of spec §6.3 and §3: send data, iteration limits, convergence
+//! Implicit-scheme rules of docs/design/coupling-semantics.md §9.4 and §11: send data, iteration limits, convergence
 //! measures, acceleration data and the one-implicit-scheme-per-participant rule.
 
 use super::model::*;
@@ -170,7 +170,7 @@ fn acceleration(
     }
 }
 
-/// A participant takes part in at most one implicit scheme (spec §2.3.6).
+/// A participant takes part in at most one implicit scheme (coupling-semantics.md §5.5).
 pub(crate) fn one_implicit_scheme(cfg: &PreciceConfig, out: &mut Diagnostics) {
     let implicit: Vec<&CouplingSchemeDecl> = cfg.schemes.iter().filter(|s| s.kind.is_implicit()).collect();
     for (i, s) in implicit.iter().enumerate() {

@@ -1,4 +1,4 @@
-//! Participant rules of spec §6.3: provided/received meshes, read/write data, mappings and
+//! Participant rules of docs/design/coupling-semantics.md §9.4: provided/received meshes, read/write data, mappings and
 //! watch-points. Names of meshes and data resolve in document order; `from` of a
 //! receive-mesh resolves against the whole file (preCICE checks it at the end).
 
@@ -252,7 +252,7 @@ fn mapping(cfg: &PreciceConfig, p: &ParticipantDecl, m: &MappingDecl, out: &mut 
             ),
         );
     }
-    // The mapping needs a matching data flow (spec §4.1).
+    // The mapping needs a matching data flow (coupling-semantics.md §7.1).
     let (uses, on, other) = match m.direction {
         MappingDirection::Read => (&p.read_data, to, from),
         MappingDirection::Write => (&p.write_data, from, to),

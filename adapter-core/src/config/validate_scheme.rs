@@ -1,4 +1,4 @@
-//! Coupling-scheme rules of spec §6.3 (and §2.2/§2.4): participants, m2n, termination,
+//! Coupling-scheme rules of docs/design/coupling-semantics.md §9.4 (and §4.7, §5.4): participants, m2n, termination,
 //! exchanges, degree vs sub-steps. Implicit-only rules (iterations, measures,
 //! acceleration) are in `validate_implicit`.
 
@@ -197,7 +197,7 @@ fn exchange(cfg: &PreciceConfig, s: &CouplingSchemeDecl, x: &ExchangeDecl, tag: 
     degree_vs_substeps(cfg, s, x, out);
 }
 
-/// Spec §2.2: the receiver's waveform degree decides whether sub-steps must be exchanged.
+/// coupling-semantics.md §4.7: the receiver's waveform degree decides whether sub-steps must be exchanged.
 fn degree_vs_substeps(cfg: &PreciceConfig, s: &CouplingSchemeDecl, x: &ExchangeDecl, out: &mut Diagnostics) {
     if x.substeps && s.kind == SchemeKind::ParallelExplicit {
         out.warning(x.loc.clone(), format!("Sub-steps of \"{}\" are exchanged in a parallel-explicit scheme, where they are never read. Set substeps=\"false\".", x.data));

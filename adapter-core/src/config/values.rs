@@ -1,4 +1,4 @@
-//! Attribute value syntax of preCICE (spec §6.1): lenient booleans, doubles with an optional
+//! preCICE attribute value syntax (docs/design/coupling-semantics.md §9.2): lenient booleans, doubles with an optional
 //! single fraction, whole-string integers and `;`-separated vectors.
 
 /// preCICE booleans: case-insensitive `1`, `yes`, `true`, `on` are true; anything else is

@@ -1,7 +1,7 @@
-//! The coupling API: a trait mirroring the preCICE v3 participant API (spec §1, §11),
+//! The coupling API: a trait mirroring the preCICE v3 participant API (docs/design/coupling-semantics.md §1.4, §2),
 //! with snake_case names of the `precice` crate 3.4 so the real-library backend is a
 //! thin layer over it. Every call returns `Result`; misuse errors carry preCICE's
-//! message fragments (spec §1.13).
+//! message fragments (§2.12 there).
 
 pub mod native;
 #[cfg(feature = "precice")]

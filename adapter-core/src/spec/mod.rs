@@ -2,7 +2,7 @@
 //! diagnostics, cross-checking them against the preCICE XML, and a schema-checked YAML
 //! reader for the participants' own model and solver files.
 //!
-//! **`precice_adapter_config.added_mass`** (MBS; seed 002, spec §4.6) is the baseline added
+//! **`precice_adapter_config.added_mass`** (MBS; docs/design/added-mass.md §5) is the baseline added
 //! mass of the coupling bodies, in the order of `bodies` (coupling body `i` ↔ block `i` ↔ the
 //! `i`-th group of six columns ↔ `/body{i+1}` of a file). Either
 //!

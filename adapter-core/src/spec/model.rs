@@ -5,7 +5,7 @@
 use crate::diagnostics::Location;
 use std::path::PathBuf;
 
-/// When, inside a coupling window, a participant samples the data it reads (seed 003).
+/// When, inside a coupling window, a participant samples the data it reads (docs/design/coupling-semantics.md §6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ReadDataTime {
     /// Value at the window start, held for every sub-step (the default; carries a one-window lag).
@@ -46,7 +46,7 @@ pub enum DataType {
     AngularVelocities,
     Forces,
     Torques,
-    /// Added-mass coefficients (issue 4).
+    /// Added-mass coefficients (docs/design/added-mass.md §6).
     AddedMass,
 }
 
@@ -130,7 +130,7 @@ pub struct AdapterConfig {
 }
 
 /// `precice_adapter_config.added_mass`: where the coupling bodies' infinite-frequency added
-/// mass comes from (seed 002). Association is by index: block / file body `i` and column group
+/// mass comes from (docs/design/added-mass.md §5). Association is by index: block / file body `i` and column group
 /// `i` belong to coupling body `i` of `bodies`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AddedMassSpec {

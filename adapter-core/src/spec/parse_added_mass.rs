@@ -1,4 +1,4 @@
-//! `precice_adapter_config.added_mass` (seed 002, spec §4.6): either a hydrodynamic file
+//! `precice_adapter_config.added_mass` (docs/design/added-mass.md §5): either a hydrodynamic file
 //! (`h5_filename`) or coefficients written out (`density`, `frame`, `blocks`), plus optional
 //! `reference_points` and `body_to_body` (false drops the coupling between bodies). Shapes are checked here, with the line of the offending row; whether
 //! the blocks match the coupling bodies is the MBS participant's check.

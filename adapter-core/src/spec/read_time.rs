@@ -1,4 +1,4 @@
-//! Seed 003 read-time rule: reading at the window end (`read_data_time: WINDOW_END`) is
+//! Read-time rule (docs/design/coupling-semantics.md §6.3): reading at the window end (`read_data_time: WINDOW_END`) is
 //! only sound for a participant that runs second in every serial scheme it is part of,
 //! because only then has the partner already produced the current window's data.
 

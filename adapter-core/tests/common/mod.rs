@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// The spec's float tolerance (§9).
+/// The scenarios' float tolerance (docs/design/coupling-semantics.md §12).
 pub const TOL: f64 = 1e-12;
 
 /// Asserts `|a − b| ≤ 1e-12` with a message naming what was compared.
@@ -131,7 +131,7 @@ impl Xml {
         self.extra_reads.push((participant.into(), data.into()));
         self
     }
-    /// Places the `<m2n:sockets>` tags after the coupling schemes (invalid, spec A28 f).
+    /// Places the `<m2n:sockets>` tags after the coupling schemes (invalid, scenario A28 f).
     pub fn m2n_after_schemes(mut self) -> Xml {
         self.m2n_last = true;
         self
@@ -366,7 +366,7 @@ pub struct Step {
     pub read: f64,
 }
 
-/// The canonical loop of spec §1.1 with the step rule `dt = min(solver_dt, max)`: reads
+/// The canonical loop of docs/design/coupling-semantics.md §2.2 with the step rule `dt = min(solver_dt, max)`: reads
 /// `rd` at rel = dt, writes `f(t + dt)` into `wd`, advances, finalizes. Time is tracked
 /// by the test itself (window index · `window` + steps inside the window).
 pub fn drive(

@@ -1,4 +1,4 @@
-//! The rigid flap of `configs/flap`, built in code: the coded construction route (seed 001)
+//! The rigid flap of `configs/flap`, built in code: the coded construction route (docs/design/participants.md §1.2)
 //! that the `tidelink-flap` program runs. A 0.2 × 0.02 m flap hinged at the origin on a
 //! revolute joint about z, held by a rotational spring, coupled through the 36 points of its
 //! outline on a 2D RIGID_BODY_POINTS mesh (DISPLACEMENTS out, FORCES in), and a before-step

@@ -1,4 +1,4 @@
-//! The TDPF participant's adapter (seed 001, Fluid_TDPF): it reads the poses and velocities of the
+//! The TDPF participant's adapter (docs/design/participants.md §6): it reads the poses and velocities of the
 //! hydrodynamic bodies on one RIGID_BODY_REFS mesh, evaluates [`HydroModel`] and writes the forces
 //! and torques back; it advances the whole coupling window in one call and has no checkpointing.
 //!
@@ -16,7 +16,7 @@
 //! * Added mass: on every `FluidAddedMass...` mesh the XML has this participant write on, 36·Nb
 //!   vertices (vertex `36 b + 6 r + c` at coordinates (b, r, c): body b in file order, row r and
 //!   column c of its 6 × 6 self block) receive the increment of A∞ over the solid's baseline every
-//!   window: zero, because a TDPF solver's A∞ is constant (seed 003).
+//!   window: zero, because a TDPF solver's A∞ is constant (docs/design/added-mass.md §6.4).
 //!
 //! State time. The coupling window Δ is the radiation model's step. In window k (from t_k = kΔ to
 //! t_k + Δ) the states are read once, at `relative_read_time` = 0 (`read_data_time: WINDOW_START`, the
@@ -29,7 +29,7 @@
 //!   [t_k, t_k + Δ]: the force over a window is the load of the state at its start, with no lag.
 //! * TDPF second in a serial scheme with WINDOW_END: it reads the state the solid has just computed
 //!   for t_k + Δ, and evaluates the loads at t_k + Δ (not at its clock t_k: that would be the
-//!   one-window offset of spec §5); the solid applies them over the next window, again to the state
+//!   one-window offset of tdpf-loads.md §7.3); the solid applies them over the next window, again to the state
 //!   they belong to. The velocity history sample at t = 0 is then taken from the window-start value
 //!   read in the first window (the solid's initial data, or zero without it).
 //! * Parallel-explicit, or second with WINDOW_START: the state read is t_k's (one window old for the

@@ -1,6 +1,6 @@
 //! Excitation of the RM3 bodies from the regenerated shared rm3.h5: the regular-wave force amplitude
 //! against the file's X, and the file's excitation IRF convolved with a regular η against the
-//! frequency-domain force (spec/rm3-and-formats.md §1.3, §1.5, §2).
+//! frequency-domain force (docs/design/tdpf-loads.md §9.2, §9.3, §2).
 
 use nalgebra::{Complex, Vector6};
 use std::f64::consts::PI;
@@ -58,7 +58,7 @@ fn regular_h2p5_t8_force_amplitude() {
     let Some(data) = load() else { return };
     let wave = RegularWave::from_height(2.5, 8.0, 0.0, 0.0).unwrap();
     let omega = wave.omega();
-    // Notes §1.5 (from rm3.out): |X33|·ρg = 1.513e6 N/m at +17.3° (float), 6.887e5 N/m at −162.7° (plate).
+    // tdpf-loads.md §9.3 (from rm3.out): |X33|·ρg = 1.513e6 N/m at +17.3° (float), 6.887e5 N/m at −162.7° (plate).
     for (body, x_ref, phase_ref) in [(0, 1.513e6, 17.3), (1, 6.887e5, -162.7)] {
         let table = ExcitationTable::from_hydro(&data, body).unwrap();
         let exc = RegularExcitation::new(&table, &wave, Ramp::None).unwrap();

@@ -1,4 +1,4 @@
-//! Time semantics of `HydroModel` (issue §2.2): the RM3 float alone, free in heave only, integrated
+//! Time semantics of `HydroModel` (docs/design/tdpf-loads.md §7): the RM3 float alone, free in heave only, integrated
 //! monolithically here with `(m + A∞33) z'' = F_hs + F_rad + F_exc − m g` (m = ρV, so the weight
 //! balances the buoyancy at the file's equilibrium) in a regular wave H = 2.5 m, T = 8 s, cosine ramp
 //! 100 s. The loads come from `HydroModel::evaluate(t_n, state at t_n)`; the integrator is the
@@ -8,14 +8,14 @@
 //! with A33, B33 and X33 interpolated linearly in ω from the file here, independently of the library.
 //!
 //! The test fails if the state is lagged by one step, and also under the one-step clock offset of
-//! spec §5. Checked by hand at dt = 0.01 s (this run: −0.043 % and +0.010°):
+//! tdpf-loads.md §7.3. Checked by hand at dt = 0.01 s (this run: −0.043 % and +0.010°):
 //! * `LAG_STEPS = 1` (loads at t_n from the state at t_{n−1}, what a one-window coupling lag does):
 //!   +0.139 % and **+0.799°**;
 //! * the state stamped one step early (states at t_n evaluated on the clock t_n − dt, i.e. the
 //!   excitation one step late; done by setting the wave phase to −ω·dt): −0.043 % and **−0.440°**.
 //!
 //! The lag barely moves the amplitude, so the phase is the discriminating figure: the test asserts
-//! the required 0.5° and, to catch the §5 offset (ω·dt = 0.45°) as well, 0.25°.
+//! the required 0.5° and, to catch that offset (ω·dt = 0.45°) as well, 0.25°.
 //!
 //! Needs `../shared/data/rm3/rm3.h5` next to the repository; skipped (with a message) without it.
 

@@ -1,5 +1,5 @@
 //! Reads the regenerated RM3 file of the shared data folder (next to the repository) and checks it
-//! against the figures of the research notes (spec/rm3-and-formats.md §1.1, §1.5, §2, §5.1).
+//! against the figures of docs/design/tdpf-loads.md (§9.1, §9.3, §2, §3).
 
 use nalgebra::{DMatrix, Vector6};
 use std::path::Path;
@@ -72,7 +72,7 @@ fn stiffness_and_added_mass_are_in_si_units() {
     assert_rel("float–spar A∞(3,9)", float.added_mass_inf[(2, 8)], -1.42e5, 1e-2);
     assert_rel("spar A∞ heave", spar.added_mass_inf[(2, 8)], 8.9188e6, 1e-3);
 
-    // §1.5: frequency-domain coefficients at ω = 2π/8, interpolated between 0.78 and 0.80 rad/s.
+    // tdpf-loads.md §9.3: frequency-domain coefficients at ω = 2π/8, interpolated between 0.78 and 0.80 rad/s.
     let w = std::f64::consts::PI / 4.0;
     assert_eq!((float.added_mass.len(), float.radiation_damping.len()), (260, 260));
     assert_rel("float A(ω) heave", interp(&data, w, |k| float.added_mass[k][(2, 2)]), 1.447e6, 5e-3);

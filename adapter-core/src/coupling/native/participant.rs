@@ -1,6 +1,6 @@
 //! `NativeParticipant`: the preCICE v3 participant API over the native engine — the
 //! state machine (Constructed → Initialized → Finalized), the API-misuse checks of
-//! spec §1.13, and the orchestration of m2n, data and schemes.
+//! docs/design/coupling-semantics.md §2.12, and the orchestration of m2n, data and schemes.
 
 use super::cplscheme::BiScheme;
 use super::data::{DataState, DataStore, Key, MappingRun, MeshState};
@@ -263,7 +263,7 @@ impl NativeParticipant {
         Ok(())
     }
 
-    /// The checks shared by readData and writeData (spec §1.7–1.8): the mesh and datum are
+    /// The checks shared by readData and writeData (coupling-semantics.md §2.8–2.9): the mesh and datum are
     /// known and configured for this direction, sizes match, ids are valid. `None` for the
     /// empty no-op call; otherwise the datum's key and component count.
     fn check_access(
@@ -527,7 +527,7 @@ impl Coupling for NativeParticipant {
         for s in &mut self.schemes {
             s.initialize_receive(m2n, &mut self.store)?;
         }
-        // Read data that no exchange feeds keep no samples: reading them is an error (spec §1.8).
+        // Read data that no exchange feeds keep no samples: reading them is an error (coupling-semantics.md §2.9).
         self.state = State::Initialized;
         log::info!("{}: coupling initialized", self.name);
         Ok(())

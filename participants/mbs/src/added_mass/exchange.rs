@@ -1,4 +1,4 @@
-//! Dynamic added mass over the coupling interface (seed 003, spec §4.6).
+//! Dynamic added mass over the coupling interface (docs/design/added-mass.md §6).
 //!
 //! Each `SolidAddedMass...` mesh the Solid provides is a pseudo-mesh of `36·Nb` vertices:
 //! vertex `k = 36·b + 6·r + c` sits at coordinates `(b, r, c)` (3D), `b` the coupling-body

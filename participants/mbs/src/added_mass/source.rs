@@ -1,4 +1,4 @@
-//! Where the MBS participant's added mass comes from (seeds 002 and 003, spec §4.6).
+//! Where the MBS participant's added mass comes from (docs/design/added-mass.md §5, §6).
 //!
 //! The preCICE XML decides whether added mass is on: declaring any `SolidAddedMass...` or
 //! `FluidAddedMass...` mesh is the request. It is *dynamic* when this participant also reads

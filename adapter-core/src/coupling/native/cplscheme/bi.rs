@@ -1,7 +1,7 @@
 //! Explicit bi-coupling schemes: serial (first runs, then second) and parallel (both at
-//! once), with the exchange order and read visibility of spec §2.3.1–2.3.2. The state
+//! once), with the exchange order and read visibility of docs/design/coupling-semantics.md §5.2–5.3. The state
 //! machine keeps room for implicit schemes (checkpoint requests, iterations), which a
-//! later issue adds.
+//! later change adds (§11 there).
 
 use super::super::data::{DataStore, Key};
 use super::super::m2n::wire::{DataFrame, Frame};

@@ -1,4 +1,4 @@
-//! Rendezvous files in `<exchange-directory>/precice-run/` (spec §5.3): the listening
+//! Rendezvous files in `<exchange-directory>/precice-run/` (docs/design/coupling-semantics.md §8.3): the listening
 //! side (the XML *connector*) publishes its address atomically; the other side polls.
 //! Unlike preCICE, a file left by a crashed run is recognised (its owner is dead) and
 //! replaced with a warning instead of failing or hanging.

@@ -1,4 +1,4 @@
-//! Nearest-neighbor mapping (spec §4.3): consistent — every output vertex takes the value
+//! Nearest-neighbor mapping (docs/design/coupling-semantics.md §7.3): consistent — every output vertex takes the value
 //! of the closest input vertex; conservative — every input value is added to its closest
 //! output vertex (so sums are kept). Ties go to the lowest vertex id.
 

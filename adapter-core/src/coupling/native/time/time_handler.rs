@@ -1,4 +1,4 @@
-//! Per-scheme time: Kahan-compensated window start and progress (spec §2.1), so that
+//! Per-scheme time: Kahan-compensated window start and progress (docs/design/coupling-semantics.md §3.1), so that
 //! 500 windows of 0.01 end exactly at 5 and sub-step sums never drift across windows.
 
 use super::EPS;

@@ -1,4 +1,4 @@
-//! A datum's time-stamped samples and their interpolation (spec §2.2): degree 0 is
+//! A datum's time-stamped samples and their interpolation (docs/design/coupling-semantics.md §4): degree 0 is
 //! right-continuous piecewise constant, degree ≥ 1 an interpolating B-spline through
 //! all samples (degree 1 = piecewise linear), clamped to the sample range.
 
@@ -97,7 +97,7 @@ impl Waveform {
     }
 }
 
-/// Interpolating B-splines with knot averaging, as preCICE builds them (spec §2.2).
+/// Interpolating B-splines with knot averaging, as preCICE builds them (coupling-semantics.md §4.3).
 mod bspline {
     /// Evaluates the degree-`p` B-spline interpolating `samples` at `t` (clamped).
     pub fn interpolate(samples: &[(f64, Vec<f64>)], p: usize, t: f64) -> Vec<f64> {

@@ -1,4 +1,4 @@
-//! Infinite-frequency added mass `A∞` of the hydrodynamic bodies (seed 002; spec §4.6, §5).
+//! Infinite-frequency added mass `A∞` of the hydrodynamic bodies (docs/design/added-mass.md).
 //!
 //! In the Cummins equation `(M + A∞) ẍ + ∫K ẋ + C x = f_exc`, `A∞` multiplies the current
 //! acceleration, so it belongs in the mass matrix of the implicit step: applied as a force it

@@ -2,7 +2,7 @@
 //!
 //! With `θ` the rotation of body 2 relative to body 1 about the axis (opening positive)
 //! and `θ̇` its rate, the torque on body 2 is `T = P − k (θ − θ0) − c θ̇` about the axis
-//! (body 1 gets the reaction): the spring and damper resist the motion (seed 000).
+//! (body 1 gets the reaction): the spring and damper resist the motion (docs/design/participants.md §5.2).
 
 use crate::dynamics::body_set::{BodyHandle, BodySet};
 use crate::dynamics::force_element::{Block12, ForceElement, Wrench};

@@ -2,7 +2,7 @@
 //!
 //! With `L` the distance between the points and `L̇` its rate (extension positive), the
 //! force along the line is `F = P − k (L − L0) − c L̇`: positive pushes the points apart,
-//! and the spring and damper resist extension (seed 000's conventions).
+//! and the spring and damper resist extension (Chrono's conventions, docs/design/participants.md §5.2).
 
 use crate::dynamics::body_set::{BodyHandle, BodySet};
 use crate::dynamics::force_element::{Block12, ForceElement, Wrench};

@@ -2,7 +2,7 @@
 //! the mass matrix, generalized forces, their stiffness and damping Jacobians, and the
 //! constraint residuals and Jacobian, over 6 velocity coordinates `[v, ω]` per free body.
 //!
-//! Jacobians come per element (seed 004): analytical where the element gives one (bodies,
+//! Jacobians come per element (docs/design/participants.md §5.3): analytical where the element gives one (bodies,
 //! joints, TSDA, RSDA), finite differences otherwise, with the differenced columns grouped
 //! by greedy largest-first colouring so all numerical elements cost one evaluation per colour.
 

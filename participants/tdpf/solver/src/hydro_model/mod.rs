@@ -11,7 +11,7 @@
 //! * Output ([`BodyLoad`]): per body the force and the moment about its CG (world axes), split
 //!   into hydrostatic, radiation and excitation parts. Gravity on the body is not included.
 //! * A∞ is deliberately absent: the infinite-frequency added mass multiplies the acceleration, so it
-//!   belongs in the solid's mass matrix (seed 002), not in a force.
+//!   belongs in the solid's mass matrix (docs/design/added-mass.md §1), not in a force.
 //! * Radiation: `−∫ K(τ) v(t − τ) dτ` of the velocities of ALL bodies (Chrono/HydroChrono: full 6N
 //!   coupling) when `body_to_body` is true; with `body_to_body: false` the off-diagonal 6 × 6 body
 //!   blocks of K (or of the state-space set) are zeroed, so each body feels only its own motion —

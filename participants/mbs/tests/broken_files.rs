@@ -87,7 +87,7 @@ fn fea_meshes_are_refused_at_start_up() {
     let case = case("participant.yaml", |t| t.replace("mesh_type: RIGID_BODY_REFS", "mesh_type: FEA_MESH_NODES"));
     let e = error(&case);
     assert!(
-        e.contains("mesh `SolidMesh` has mesh_type FEA_MESH_NODES: not implemented yet (issue: MBS participant)"),
+        e.contains("mesh `SolidMesh` has mesh_type FEA_MESH_NODES: not implemented in the MBS participant"),
         "{e}"
     );
 }

@@ -145,7 +145,7 @@ impl MbsAdapter {
             MeshType::RigidBodyPoints => true,
             other => {
                 return Err(AdapterError::Unsupported(format!(
-                    "{at}: mesh `{mesh_name}` has mesh_type {}: not implemented yet (issue: MBS participant); \
+                    "{at}: mesh `{mesh_name}` has mesh_type {}: not implemented in the MBS participant; \
                      use a RIGID_BODY_REFS mesh (one vertex per coupling body) or RIGID_BODY_POINTS",
                     other.as_str()
                 )))

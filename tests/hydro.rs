@@ -131,9 +131,9 @@ fn at(w: &[f64], w0: f64, f: impl Fn(usize) -> f64) -> f64 {
 }
 
 #[test]
-#[ignore = "needs the Python environment (PyPI) and a few minutes of CPU"]
+#[ignore = "needs the Python environment (PyPI), a few minutes of CPU and ../shared/data/rm3/rm3.h5"]
 fn rm3_gdf_heave_matches_the_wamit_file_at_8_s() {
-    let Some(reference) = tidelink_adapter_core::testing::shared_file("data/rm3/rm3.h5") else { return };
+    let reference = tidelink_adapter_core::testing::shared_path("data/rm3/rm3.h5");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("rm3_gdf.h5");
     let (ok, text) = hydro(&repo("configs/rm3_reg_waves/hydro/rm3_gdf.yaml"), &out);

@@ -10,7 +10,7 @@ pub mod driver;
 pub mod mesh;
 pub mod progress;
 pub mod spec;
-#[cfg(feature = "testing")]
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
 pub use adapter::{Adapter, AdapterError, AdapterResult};

@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use tidelink_tdpf::bemio;
 
+mod support;
+use support::HULME;
+
 fn repo(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
@@ -77,27 +80,26 @@ fn missing_python_is_a_clear_error() {
     assert!(err.contains("cannot start") && err.contains("TIDELINK_PYTHON"), "{err}");
 }
 
-/// Hulme (1982) heave coefficients of a floating hemisphere, K = ω²a/g: (K, A/(ρV), B/(ρωV)), V = 2/3 π a³
-/// (docs/hydro.md gives the source).
-const HULME: &[(f64, f64, f64)] = &[
-    (0.1, 0.8627, 0.1816),
-    (0.2, 0.7938, 0.2793),
-    (0.3, 0.7157, 0.3254),
-    (0.4, 0.6452, 0.3410),
-    (0.5, 0.5861, 0.3391),
-    (0.6, 0.5381, 0.3271),
-    (0.7, 0.4999, 0.3098),
-    (0.8, 0.4698, 0.2899),
-    (0.9, 0.4464, 0.2691),
-    (1.0, 0.4284, 0.2484),
-    (1.2, 0.4047, 0.2096),
-    (1.4, 0.3924, 0.1756),
-    (1.6, 0.3871, 0.1469),
-    (1.8, 0.3864, 0.1229),
-    (2.0, 0.3884, 0.1031),
-    (2.5, 0.3988, 0.0674),
-    (3.0, 0.4111, 0.0452),
-];
+/// The rows of Hulme's table (tests/support/mod.rs) at the frequencies of
+/// `hydro/examples/hemisphere.yaml`: K = ω²a/g from 0.1 to 3.
+fn hulme_rows() -> impl Iterator<Item = &'static (f64, f64, f64)> {
+    HULME.iter().filter(|r| (0.1..=3.0).contains(&r.0))
+}
+
+/// Those rows are exactly the frequencies the description computes (no Python needed).
+#[test]
+fn hemisphere_example_computes_the_hulme_rows_compared() {
+    let text = std::fs::read_to_string(repo("hydro/examples/hemisphere.yaml")).expect("read hemisphere.yaml");
+    let y: serde_yaml::Value = serde_yaml::from_str(&text).expect("hemisphere.yaml is YAML");
+    let (a, g) = (y["bodies"][0]["radius"].as_f64().expect("radius"), y["g"].as_f64().expect("g"));
+    let omega = y["frequencies"]["values"].as_sequence().expect("frequencies.values");
+    let k: Vec<f64> = omega.iter().map(|w| w.as_f64().expect("a number").powi(2) * a / g).collect();
+    let rows: Vec<f64> = hulme_rows().map(|r| r.0).collect();
+    assert_eq!(k.len(), rows.len(), "K of the description {k:?}, of the table {rows:?}");
+    for (ours, hulme) in k.iter().zip(&rows) {
+        assert!((ours - hulme).abs() < 1e-3 * hulme, "K {ours} of the description vs Hulme's {hulme}");
+    }
+}
 
 #[test]
 #[ignore = "needs the Python environment (PyPI) and ~2 min of CPU on first use"]
@@ -109,7 +111,7 @@ fn hemisphere_heave_matches_hulme_within_2_percent_and_is_cached() {
     let data = bemio::read(&out).expect("our reader accepts the file");
     let (a, volume) = (5.0_f64, 2.0 / 3.0 * std::f64::consts::PI * 125.0);
     let body = &data.bodies[0];
-    for &(k, ha, hb) in HULME {
+    for &(k, ha, hb) in hulme_rows() {
         let f = data.omega.iter().position(|w| (w * w * a / data.g - k).abs() < 1e-3 * k).expect("Hulme's K");
         let w = data.omega[f];
         let ca = body.added_mass[f][(2, 2)] / (data.rho * volume);

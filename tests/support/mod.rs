@@ -1,4 +1,9 @@
-//! Pieces shared by the root tests (`mod support;` in each): one copy of each reference table.
+//! Pieces shared by the root tests (`mod support;` in each): one copy of each reference table,
+//! and the participant programs that `tidelink run` starts, built next to the `tidelink` under
+//! test.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 /// Hulme (1982) heave coefficients of a floating hemisphere of radius a, K = ω²a/g:
 /// (K, A33/(ρV), B33/(ρωV)), V = ⅔πa³.
@@ -42,3 +47,61 @@ pub const HULME: &[(f64, f64, f64)] = &[
 /// the table tends to it from below: 0.4771 at K = 10).
 #[allow(dead_code)]
 pub const A_INF_BAR: f64 = 0.5;
+
+/// Builds the participant programs `bins` (package, binary) with the profile, target folder and
+/// target triple of the `tidelink` under test, so that `tidelink run` finds them next to itself,
+/// up to date, rather than a stale copy or one of another profile (or one on PATH). Returns that
+/// folder; panics naming a program that is still missing.
+///
+/// `cargo build` is always run (it does nothing when they are up to date), with the features the
+/// test build gave the libraries (`tidelink-adapter-core/testing`, and `precice` everywhere when
+/// this test is built with the feature), so it reuses those libraries instead of building others.
+#[allow(dead_code)]
+pub fn participant_programs(bins: &[(&str, &str)]) -> PathBuf {
+    let tidelink = Path::new(env!("CARGO_BIN_EXE_tidelink"));
+    let bin_dir = tidelink.parent().expect("the folder of tidelink");
+    let profile_dir = bin_dir.file_name().and_then(|n| n.to_str()).expect("a profile folder name");
+    // <target>/<profile>/tidelink, or <target>/<triple>/<profile>/tidelink under `--target`; cargo
+    // marks the target folder itself with CACHEDIR.TAG.
+    let above = bin_dir.parent().expect("the target folder");
+    let (target_dir, triple) = match above.parent() {
+        Some(root) if !above.join("CACHEDIR.TAG").is_file() && root.join("CACHEDIR.TAG").is_file() => {
+            (root, above.file_name().and_then(|n| n.to_str()))
+        }
+        _ => (above, None),
+    };
+    let mut cargo = Command::new(env!("CARGO"));
+    cargo.arg("build").arg("--target-dir").arg(target_dir);
+    match profile_dir {
+        "debug" => {}
+        "release" => {
+            cargo.arg("--release");
+        }
+        other => {
+            cargo.args(["--profile", other]);
+        }
+    }
+    if let Some(t) = triple {
+        cargo.args(["--target", t]);
+    }
+    for (package, bin) in bins {
+        cargo.args(["-p", package, "--bin", bin]);
+    }
+    let mut features = vec!["tidelink-adapter-core/testing"];
+    if cfg!(feature = "precice") {
+        features.extend([
+            "tidelink-adapter-core/precice",
+            "tidelink-mbs/precice",
+            "tidelink-buoyancy/precice",
+            "tidelink-tdpf/precice",
+        ]);
+    }
+    cargo.arg("--features").arg(features.join(","));
+    let status = cargo.status().unwrap_or_else(|e| panic!("cannot run {:?}: {e}", cargo));
+    assert!(status.success(), "{cargo:?} failed ({status})");
+    for (package, bin) in bins {
+        let p = bin_dir.join(bin);
+        assert!(p.is_file(), "{} (package {package}) is missing after {cargo:?}", p.display());
+    }
+    bin_dir.to_path_buf()
+}

@@ -4,13 +4,16 @@
 //! Only compiled with the feature (`cargo test --features precice --test differential_sphere_drop`;
 //! needs libprecice 3.4 via pkg-config, docs/precice-backend.md). preCICE keeps process-wide
 //! state, so the participants run as the processes `tidelink run` starts; this test builds
-//! `tidelink-mbs` and `tidelink-buoyancy` with the feature first.
+//! `tidelink-mbs` and `tidelink-buoyancy` with the feature first, next to the `tidelink` under
+//! test (same profile and target folder: tests/support/mod.rs).
 
 #![cfg(feature = "precice")]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tidelink_mbs::io::output::{self, Row};
+
+mod support;
 
 const FILES: [&str; 7] = [
     "tidelink.yaml",
@@ -22,14 +25,10 @@ const FILES: [&str; 7] = [
     "solid/solver.yaml",
 ];
 
-/// The participant programs next to `tidelink`, built on the real library.
+/// The participant programs next to `tidelink`, built on the real library (this file is only
+/// compiled with the feature `precice`, which `support::participant_programs` passes on).
 fn build_participants() {
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "-p", "tidelink-mbs", "-p", "tidelink-buoyancy", "--bins"])
-        .args(["--features", "tidelink-mbs/precice,tidelink-buoyancy/precice"])
-        .status()
-        .expect("run cargo build");
-    assert!(status.success(), "cargo build of the participants with the feature `precice` failed");
+    support::participant_programs(&[("tidelink-mbs", "tidelink-mbs"), ("tidelink-buoyancy", "tidelink-buoyancy")]);
 }
 
 /// Runs a copy of configs/sphere_drop with `backend` in its manifest; the ball's rows.

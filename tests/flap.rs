@@ -14,6 +14,8 @@ use tidelink_mbs::adapter::{OutputFormat, OutputSettings};
 use tidelink_mbs::flap::{self, FlapSettings};
 use tidelink_mbs::io::output::{self, Row};
 
+mod support;
+
 const XML: &str = include_str!("../configs/flap/precice-config.xml");
 const FLUID: &str = include_str!("../configs/flap/fluid/participant.yaml");
 const FLUID_MODEL: &str = include_str!("../configs/flap/fluid/stream_model.yaml");
@@ -250,16 +252,8 @@ fn yaml_route_and_coded_route_give_the_same_motion() {
 #[test]
 fn shipped_case_runs_as_processes_through_the_launcher() {
     let tidelink = PathBuf::from(env!("CARGO_BIN_EXE_tidelink"));
-    let bin_dir = tidelink.parent().expect("target folder");
-    for (bin, package) in [("tidelink-flap", "tidelink-mbs"), ("tidelink-stream", "tidelink-buoyancy")] {
-        if !bin_dir.join(bin).exists() {
-            let status = std::process::Command::new(env!("CARGO"))
-                .args(["build", "-p", package, "--bin", bin])
-                .status()
-                .expect("run cargo build");
-            assert!(status.success(), "cargo build -p {package} --bin {bin} failed");
-        }
-    }
+    // Up to date, next to this tidelink (same profile and target folder).
+    support::participant_programs(&[("tidelink-mbs", "tidelink-flap"), ("tidelink-buoyancy", "tidelink-stream")]);
     let dir = tempfile::tempdir().unwrap();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/flap");
     for f in

@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use tidelink_bemio as bemio;
 
+mod support;
+use support::HULME;
+
 fn repo(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
@@ -77,27 +80,26 @@ fn missing_python_is_a_clear_error() {
     assert!(err.contains("cannot start") && err.contains("TIDELINK_PYTHON"), "{err}");
 }
 
-/// Hulme (1982) heave coefficients of a floating hemisphere, K = ω²a/g: (K, A/(ρV), B/(ρωV)), V = 2/3 π a³
-/// (docs/hydro.md gives the source).
-const HULME: &[(f64, f64, f64)] = &[
-    (0.1, 0.8627, 0.1816),
-    (0.2, 0.7938, 0.2793),
-    (0.3, 0.7157, 0.3254),
-    (0.4, 0.6452, 0.3410),
-    (0.5, 0.5861, 0.3391),
-    (0.6, 0.5381, 0.3271),
-    (0.7, 0.4999, 0.3098),
-    (0.8, 0.4698, 0.2899),
-    (0.9, 0.4464, 0.2691),
-    (1.0, 0.4284, 0.2484),
-    (1.2, 0.4047, 0.2096),
-    (1.4, 0.3924, 0.1756),
-    (1.6, 0.3871, 0.1469),
-    (1.8, 0.3864, 0.1229),
-    (2.0, 0.3884, 0.1031),
-    (2.5, 0.3988, 0.0674),
-    (3.0, 0.4111, 0.0452),
-];
+/// The rows of Hulme's table (tests/support/mod.rs) at the frequencies of
+/// `hydro/examples/hemisphere.yaml`: K = ω²a/g from 0.1 to 3.
+fn hulme_rows() -> impl Iterator<Item = &'static (f64, f64, f64)> {
+    HULME.iter().filter(|r| (0.1..=3.0).contains(&r.0))
+}
+
+/// Those rows are exactly the frequencies the description computes (no Python needed).
+#[test]
+fn hemisphere_example_computes_the_hulme_rows_compared() {
+    let text = std::fs::read_to_string(repo("hydro/examples/hemisphere.yaml")).expect("read hemisphere.yaml");
+    let y: serde_yaml::Value = serde_yaml::from_str(&text).expect("hemisphere.yaml is YAML");
+    let (a, g) = (y["bodies"][0]["radius"].as_f64().expect("radius"), y["g"].as_f64().expect("g"));
+    let omega = y["frequencies"]["values"].as_sequence().expect("frequencies.values");
+    let k: Vec<f64> = omega.iter().map(|w| w.as_f64().expect("a number").powi(2) * a / g).collect();
+    let rows: Vec<f64> = hulme_rows().map(|r| r.0).collect();
+    assert_eq!(k.len(), rows.len(), "K of the description {k:?}, of the table {rows:?}");
+    for (ours, hulme) in k.iter().zip(&rows) {
+        assert!((ours - hulme).abs() < 1e-3 * hulme, "K {ours} of the description vs Hulme's {hulme}");
+    }
+}
 
 #[test]
 #[ignore = "needs the Python environment (PyPI) and ~2 min of CPU on first use"]
@@ -109,7 +111,7 @@ fn hemisphere_heave_matches_hulme_within_2_percent_and_is_cached() {
     let data = bemio::read(&out).expect("our reader accepts the file");
     let (a, volume) = (5.0_f64, 2.0 / 3.0 * std::f64::consts::PI * 125.0);
     let body = &data.bodies[0];
-    for &(k, ha, hb) in HULME {
+    for &(k, ha, hb) in hulme_rows() {
         let f = data.omega.iter().position(|w| (w * w * a / data.g - k).abs() < 1e-3 * k).expect("Hulme's K");
         let w = data.omega[f];
         let ca = body.added_mass[f][(2, 2)] / (data.rho * volume);
@@ -117,10 +119,25 @@ fn hemisphere_heave_matches_hulme_within_2_percent_and_is_cached() {
         assert!(rel_diff(ca, ha) < 0.02, "K {k}: A {ca} vs Hulme {ha}");
         assert!(rel_diff(cb, hb) < 0.02, "K {k}: B {cb} vs Hulme {hb}");
     }
-    let start = std::time::Instant::now();
-    let (ok, text) = hydro(&repo("hydro/examples/hemisphere.yaml"), &dir.path().join("again.h5"));
-    assert!(ok && text.contains("cached result"), "{text}");
-    assert!(start.elapsed().as_secs_f64() < 5.0, "the second run should come from the cache");
+    // The second run comes from the cache: it says so, runs no solve (no progress lines, no
+    // "generated in"), and leaves the cached file untouched (same modification time).
+    let cached = cached_file(&text);
+    let stamp = || std::fs::metadata(&cached).and_then(|m| m.modified()).expect("the cached file's modification time");
+    let before = stamp();
+    let (ok, again) = hydro(&repo("hydro/examples/hemisphere.yaml"), &dir.path().join("again.h5"));
+    assert!(ok && again.contains("cached result"), "{again}");
+    assert!(!again.contains("generated in") && !again.contains("[hydro] ["), "the second run solved again:\n{again}");
+    assert_eq!(cached_file(&again), cached, "{again}");
+    assert_eq!(stamp(), before, "the second run rewrote the cached file {}", cached.display());
+}
+
+/// The cache file a `tidelink hydro` run reports: the path ending its "generated in … s: " or
+/// "cached result (…): " line.
+fn cached_file(text: &str) -> PathBuf {
+    text.lines()
+        .filter(|l| l.starts_with("[hydro] generated in ") || l.starts_with("[hydro] cached result "))
+        .find_map(|l| l.split_once("): ").or_else(|| l.split_once(" s: ")).map(|(_, p)| PathBuf::from(p)))
+        .unwrap_or_else(|| panic!("no cache file named in:\n{text}"))
 }
 
 /// Linear interpolation of `f(i)` over the ascending `w` at `w0`.
@@ -131,9 +148,9 @@ fn at(w: &[f64], w0: f64, f: impl Fn(usize) -> f64) -> f64 {
 }
 
 #[test]
-#[ignore = "needs the Python environment (PyPI) and a few minutes of CPU"]
+#[ignore = "needs the Python environment (PyPI), a few minutes of CPU and ../shared/data/rm3/rm3.h5"]
 fn rm3_gdf_heave_matches_the_wamit_file_at_8_s() {
-    let Some(reference) = tidelink_adapter_core::testing::shared_file("data/rm3/rm3.h5") else { return };
+    let reference = tidelink_adapter_core::testing::shared_path("data/rm3/rm3.h5");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("rm3_gdf.h5");
     let (ok, text) = hydro(&repo("configs/rm3_reg_waves/hydro/rm3_gdf.yaml"), &out);

@@ -67,7 +67,10 @@ fn participants_never_depend_on_each_other() {
     for core in ["adapter-core/Cargo.toml", "formats/bemio/Cargo.toml"] {
         for section in ["dependencies", "dev-dependencies"] {
             let found = deps(core, section);
-            assert!(found.iter().all(|d| !d.starts_with("tidelink-") || d == "tidelink-hydro-data"), "{core}: {found:?}");
+            assert!(
+                found.iter().all(|d| !d.starts_with("tidelink-") || d == "tidelink-hydro-data"),
+                "{core}: {found:?}"
+            );
         }
     }
 }

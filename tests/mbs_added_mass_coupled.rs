@@ -188,8 +188,9 @@ fn inline_blocks_are_scaled_by_density_and_must_follow_the_coupling_bodies() {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn rm3_h5_gives_the_float_heave_and_coupling_added_mass() {
-    let Some(h5) = testing::shared_file("data/rm3/rm3.h5") else { return };
+    let h5 = testing::shared_path("data/rm3/rm3.h5");
     let dir = h5.parent().expect("the data folder").display().to_string();
     let entry = format!("  data_path: {{type: ABSOLUTE, root: \"{dir}\"}}\n  added_mass:\n    h5_filename: rm3.h5\n");
     let c = case(&static_am_xml(), &participant(&["float", "plate"], &entry, [0.0; 3]), &model(&["float", "plate"]));
@@ -216,8 +217,9 @@ fn rm3_h5_gives_the_float_heave_and_coupling_added_mass() {
 /// `mass: equilibrium` is ρ V of the added-mass file's body (by coupling index); without a
 /// file it is an error naming the body and what to give instead.
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn equilibrium_mass_is_the_displaced_water_of_the_file() {
-    let Some(h5) = testing::shared_file("data/rm3/rm3.h5") else { return };
+    let h5 = testing::shared_path("data/rm3/rm3.h5");
     let dir = h5.parent().expect("the data folder").display().to_string();
     let entry = format!("  data_path: {{type: ABSOLUTE, root: \"{dir}\"}}\n  added_mass:\n    h5_filename: rm3.h5\n");
     let model =
@@ -236,8 +238,9 @@ fn equilibrium_mass_is_the_displaced_water_of_the_file() {
 /// `body_to_body: false` keeps each body's own block and drops the coupling between them
 /// (WEC-Sim's default), so the float's heave is kept and its coupling to the plate is zero.
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn without_body_to_body_terms_only_the_self_blocks_remain() {
-    let Some(h5) = testing::shared_file("data/rm3/rm3.h5") else { return };
+    let h5 = testing::shared_path("data/rm3/rm3.h5");
     let dir = h5.parent().expect("the data folder").display().to_string();
     let entry = format!(
         "  data_path: {{type: ABSOLUTE, root: \"{dir}\"}}\n  added_mass:\n    h5_filename: rm3.h5\n    body_to_body: false\n"
@@ -720,8 +723,9 @@ fn rm3_tdpf_xml() -> String {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn rm3_with_the_tdpf_participant_applies_the_h5_baseline_and_zero_increments() {
-    let Some(h5) = testing::shared_file("data/rm3/rm3.h5") else { return };
+    let h5 = testing::shared_path("data/rm3/rm3.h5");
     let dir = h5.parent().expect("the data folder").display().to_string();
     let c = testing::temp_case(&rm3_tdpf_xml());
     let mut solid = participant(&["float", "plate"], "", [0.0, 0.0, -9.81]).replace(

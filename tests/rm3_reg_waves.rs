@@ -4,8 +4,8 @@
 //! `configs/rm3_reg_waves`. Compared with WEC-Sim's regression series and with a
 //! frequency-domain solution of the same linear model computed here from the file.
 //!
-//! Needs `../shared/data/rm3/rm3.h5` and the WEC-Sim reference CSV beside it; without them
-//! every test prints what it skipped and returns.
+//! Needs `../shared/data/rm3/rm3.h5` and the WEC-Sim reference CSV beside it; without the
+//! shared folder every test is reported as ignored (docs/testing.md).
 
 use nalgebra::{Complex, DMatrix, DVector};
 use std::f64::consts::PI;
@@ -35,17 +35,12 @@ fn edit(text: &str, from: &str, to: &str) -> String {
     text.replace(from, to)
 }
 
-/// The shared RM3 folder, if the reference data are there.
-fn rm3_data() -> Option<PathBuf> {
-    let h5 = testing::shared_file("data/rm3/rm3.h5");
-    let csv = testing::shared_file("data/rm3/wecsim_rm3_regular_H2p5_T8_reference.csv");
-    match (h5, csv) {
-        (Some(h5), Some(_)) => Some(h5.parent().expect("a folder").to_path_buf()),
-        _ => {
-            println!("skipped: needs ../shared/data/rm3/rm3.h5 and wecsim_rm3_regular_H2p5_T8_reference.csv");
-            None
-        }
-    }
+/// The shared RM3 folder; panics naming the missing file when rm3.h5 or the reference CSV is
+/// not there.
+fn rm3_data() -> PathBuf {
+    let h5 = testing::shared_path("data/rm3/rm3.h5");
+    testing::shared_path("data/rm3/wecsim_rm3_regular_H2p5_T8_reference.csv");
+    h5.parent().expect("a folder").to_path_buf()
 }
 
 /// The float's and the plate's rows (10 per second) of a coupled run of `duration` s.
@@ -185,8 +180,9 @@ fn mean_power(float: &[Row], plate: &[Row]) -> f64 {
 /// 0.6 % high, max deviation 8.3 mm; at 10 ms 0.9 % and 10.2 mm). An independent heave-only
 /// model on the same file stays within 4.0 mm (float) and 1.8 mm (spar) of the series.
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3 (rm3.h5, WEC-Sim reference CSV)")]
 fn heave_follows_the_wecsim_regression_series() {
-    let Some(data) = rm3_data() else { return };
+    let data = rm3_data();
     let (float, plate) = coupled(&data, false, 200.0, SHIPPED_WINDOW);
     let reference = wecsim(&data);
     let (zf, zp) = (heave(&float), heave(&plate));
@@ -223,8 +219,9 @@ fn heave_follows_the_wecsim_regression_series() {
 /// solution computed here within 2 %, and so does the phase within 2°. Run at a 10 ms window,
 /// twice the shipped one, to keep the test short: the amplitudes are then about 1 % high.
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3 (rm3.h5, WEC-Sim reference CSV)")]
 fn with_body_to_body_terms_the_steady_heave_matches_the_frequency_domain() {
-    let Some(data) = rm3_data() else { return };
+    let data = rm3_data();
     let (float, plate) = coupled(&data, true, 200.0, 0.01);
     let fd = frequency_domain(&data, true);
     for (name, rows, z) in [("float", &float, fd[0]), ("spar", &plate, fd[1])] {
@@ -242,8 +239,9 @@ fn with_body_to_body_terms_the_steady_heave_matches_the_frequency_domain() {
 /// docs/design/tdpf-loads.md §9.3 gives for the WAMIT coefficients: 0.984 / 0.124 m without and 1.019 / 0.164 m
 /// with the body-to-body terms (1 %), so the comparisons above compare with the right thing.
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3 (rm3.h5, WEC-Sim reference CSV)")]
 fn frequency_domain_reference_matches_the_published_figures() {
-    let Some(data) = rm3_data() else { return };
+    let data = rm3_data();
     for (b2b, float, spar) in [(false, 0.984, 0.124), (true, 1.019, 0.164)] {
         let z = frequency_domain(&data, b2b);
         println!("body_to_body {b2b}: float {:.4} m, spar {:.4} m", z[0].norm(), z[1].norm());
@@ -257,8 +255,9 @@ fn frequency_domain_reference_matches_the_published_figures() {
 /// of both bodies must be that of the case with the spar held to heave (within 1 mm over the
 /// first 40 s), while the waves now also make the pair surge and pitch.
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3 (rm3.h5, WEC-Sim reference CSV)")]
 fn with_the_spar_free_heave_is_unchanged_and_the_pair_surges_and_pitches() {
-    let Some(data) = rm3_data() else { return };
+    let data = rm3_data();
     let (held_f, held_p) = coupled(&data, false, 40.0, SHIPPED_WINDOW);
     let (free_f, free_p) = coupled_model(&data, PLATE_FREE_MODEL, false, 40.0, SHIPPED_WINDOW);
     let worst =

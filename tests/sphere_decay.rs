@@ -18,7 +18,7 @@
 //!   are all A, B and IRF entries but heave: the prismatic joint removes the other five DOFs, and
 //!   zero entries keep them out of the loads and the mass matrix (cb under cg: the buoyancy has
 //!   no moment about the cg either);
-//! - A33(ω), B33(ω) from Hulme's table (below), on ω = 0.02, 0.04, …, 6 rad/s;
+//! - A33(ω), B33(ω) from Hulme's table (tests/support/mod.rs), on ω = 0.02, 0.04, …, 6 rad/s;
 //! - A∞ = ½ρV, Hulme's K → ∞ limit for the heaving hemisphere (his table tends to it from
 //!   below: 0.4771 at K = 10);
 //! - the radiation IRF K(t) = (2/π)∫₀^ωmax B33(ω) cos ωt dω on t = 0, 0.01, …, 20 s, from the
@@ -36,6 +36,9 @@ use std::time::Instant;
 use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::testing;
 use tidelink_mbs::io::output::{self, Row};
+
+mod support;
+use support::{A_INF_BAR, HULME};
 
 const XML: &str = include_str!("sphere_decay/precice-config.xml");
 const SOLID: &str = include_str!("sphere_decay/solid/participant.yaml");
@@ -60,43 +63,6 @@ const OMEGA_COUNT: usize = 300;
 /// IRF span and sampling in the file (s). At 20 s the IRF is below 10⁻³ of K(0) (printed).
 const IRF_SPAN: f64 = 20.0;
 const IRF_STEP: f64 = 0.01;
-
-/// Hulme (1982) heave coefficients of a floating hemisphere, K = ω²R/g: (K, A/(ρV), B/(ρωV)),
-/// V = ⅔πR³. Source: A. Hulme, *The wave forces acting on a floating hemisphere undergoing forced
-/// periodic oscillations*, J. Fluid Mech. 121 (1982) 443–463, heave table, as transcribed in the
-/// test suite of MarineHydro.jl (symbiotic-engineering/MarineHydro.jl) — the same table and
-/// citation as tests/hydro.rs and docs/hydro.md, here with its K = 0.05 and K = 4…10 rows too
-/// (the IRF needs the whole band).
-const HULME: &[(f64, f64, f64)] = &[
-    (0.05, 0.8764, 0.1036),
-    (0.1, 0.8627, 0.1816),
-    (0.2, 0.7938, 0.2793),
-    (0.3, 0.7157, 0.3254),
-    (0.4, 0.6452, 0.3410),
-    (0.5, 0.5861, 0.3391),
-    (0.6, 0.5381, 0.3271),
-    (0.7, 0.4999, 0.3098),
-    (0.8, 0.4698, 0.2899),
-    (0.9, 0.4464, 0.2691),
-    (1.0, 0.4284, 0.2484),
-    (1.2, 0.4047, 0.2096),
-    (1.4, 0.3924, 0.1756),
-    (1.6, 0.3871, 0.1469),
-    (1.8, 0.3864, 0.1229),
-    (2.0, 0.3884, 0.1031),
-    (2.5, 0.3988, 0.0674),
-    (3.0, 0.4111, 0.0452),
-    (4.0, 0.4322, 0.0219),
-    (5.0, 0.4471, 0.0116),
-    (6.0, 0.4574, 0.0066),
-    (7.0, 0.4647, 0.0040),
-    (8.0, 0.4700, 0.0026),
-    (9.0, 0.4740, 0.0017),
-    (10.0, 0.4771, 0.0012),
-];
-
-/// Hulme's infinite-frequency heave added mass of the hemisphere, A∞/(ρV).
-const A_INF_BAR: f64 = 0.5;
 
 /// Displaced volume ⅔πR³ (m³); the sphere's mass is ρ times it.
 fn volume() -> f64 {

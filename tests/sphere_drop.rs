@@ -9,6 +9,8 @@ use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::testing;
 use tidelink_mbs::io::output::{self, Row};
 
+mod support;
+
 const XML: &str = include_str!("../configs/sphere_drop/precice-config.xml");
 const SOLID: &str = include_str!("../configs/sphere_drop/solid/participant.yaml");
 const SOLID_MODEL: &str = include_str!("../configs/sphere_drop/solid/model.yaml");
@@ -310,15 +312,8 @@ fn copy_case(from: &std::path::Path, to: &std::path::Path) {
 #[test]
 fn shipped_case_runs_as_processes_through_the_launcher() {
     let tidelink = std::path::PathBuf::from(env!("CARGO_BIN_EXE_tidelink"));
-    let bin_dir = tidelink.parent().expect("target folder");
-    for bin in ["tidelink-mbs", "tidelink-buoyancy"] {
-        if !bin_dir.join(bin).exists() {
-            // `cargo test --workspace` builds them; a package-only run may not have.
-            let status =
-                std::process::Command::new(env!("CARGO")).args(["build", "-p", bin]).status().expect("run cargo build");
-            assert!(status.success(), "cargo build -p {bin} failed");
-        }
-    }
+    // Up to date, next to this tidelink (same profile and target folder).
+    support::participant_programs(&[("tidelink-mbs", "tidelink-mbs"), ("tidelink-buoyancy", "tidelink-buoyancy")]);
     let dir = tempfile::tempdir().expect("temporary folder");
     copy_case(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/sphere_drop"), dir.path());
     let out = std::process::Command::new(&tidelink).arg("run").arg(dir.path()).output().expect("start tidelink run");

@@ -11,7 +11,7 @@ pub mod mesh;
 pub mod participant;
 pub mod progress;
 pub mod spec;
-#[cfg(feature = "testing")]
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod time;
 

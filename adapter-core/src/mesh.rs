@@ -229,32 +229,24 @@ mod tests {
         assert_eq!(load_points(&inline, |_| unreachable!()).unwrap(), vec![[1.0, 2.0, 3.0]]);
     }
 
-    fn shared(rel: &str) -> Option<PathBuf> {
-        let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared").join(rel);
-        if p.exists() {
-            Some(p)
-        } else {
-            println!("skipped: needs ../shared/{rel}");
-            None
-        }
-    }
+    use crate::testing::shared_path;
 
     #[test]
+    #[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/compat/chrono (reference data beside the repository)")]
     fn chrono_flap_points() {
-        let Some(p) = shared("compat/chrono/flap_openfoam/solid_chrono/flap.txt") else { return };
+        let p = shared_path("compat/chrono/flap_openfoam/solid_chrono/flap.txt");
         let pts = read_points_file(&p).unwrap();
         assert_eq!(pts.len(), 36);
         assert_eq!(pts[0], [0.0, -0.01, 0.0]);
     }
 
     #[test]
+    #[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3 (reference data beside the repository)")]
     fn rm3_float_meshes() {
-        if let Some(p) = shared("data/rm3/float_cog.obj") {
-            assert_eq!(read_points_file(&p).unwrap().len(), 258);
-        }
-        if let Some(p) = shared("data/rm3/float.stl") {
-            let pts = read_points_file(&p).unwrap();
-            assert!(pts.len() > 3 && pts.len() < 1548, "{}", pts.len());
-        }
+        let p = shared_path("data/rm3/float_cog.obj");
+        assert_eq!(read_points_file(&p).unwrap().len(), 258);
+        let p = shared_path("data/rm3/float.stl");
+        let pts = read_points_file(&p).unwrap();
+        assert!(pts.len() > 3 && pts.len() < 1548, "{}", pts.len());
     }
 }

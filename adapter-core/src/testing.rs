@@ -1,5 +1,6 @@
 //! Test helpers shared by every crate's tests (feature `testing`): temporary case
-//! folders and participants run in threads. Kept here so no test copies a fixture.
+//! folders, participants run in threads, and the one way to find the reference data of
+//! ../shared ([`shared_path`]). Kept here so no test copies a fixture.
 
 use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
@@ -60,19 +61,37 @@ pub fn run_participants(jobs: Vec<Job<Result<Vec<PathBuf>, String>>>) -> Vec<Pat
     outputs
 }
 
-/// The shared reference-data folder (`../shared` next to the workspace), if present.
-pub fn shared_dir() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared");
-    p.is_dir().then(|| p.canonicalize().unwrap_or(p))
+/// The reference-data folder: `../shared` beside the workspace root, or `$TIDELINK_SHARED`, as
+/// this crate's build script saw it (tools/shared-data, docs/testing.md). It may not exist.
+pub fn shared_dir() -> PathBuf {
+    PathBuf::from(env!("TIDELINK_SHARED_DIR"))
 }
 
-/// A file under the shared folder, or `None` after printing the skip notice naming it.
-pub fn shared_file(rel: &str) -> Option<PathBuf> {
-    match shared_dir().map(|d| d.join(rel)) {
-        Some(p) if p.exists() => Some(p),
-        _ => {
-            println!("skipped: needs ../shared/{rel}");
-            None
-        }
+/// The file or folder `rel` of the shared folder, or why it is not there (naming both).
+pub fn find_shared(rel: &str) -> Result<PathBuf, String> {
+    let dir = shared_dir();
+    let p = dir.join(rel);
+    if p.exists() {
+        Ok(p)
+    } else {
+        let why = if dir.is_dir() { "that folder has no such entry" } else { "that folder does not exist" };
+        Err(format!(
+            "missing reference data {}: needs `{rel}` of the shared data folder {} ({why}); put the folder \
+             beside the repository or point TIDELINK_SHARED at it (docs/testing.md)",
+            p.display(),
+            dir.display()
+        ))
+    }
+}
+
+/// The file or folder `rel` of the shared folder; panics with [`find_shared`]'s message when it
+/// is missing. Tests that call it carry
+/// `#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/…")]`, so they are reported as
+/// ignored where the folder is absent and fail here when `TIDELINK_REQUIRE_SHARED=1`.
+#[track_caller]
+pub fn shared_path(rel: &str) -> PathBuf {
+    match find_shared(rel) {
+        Ok(p) => p,
+        Err(e) => panic!("{e}"),
     }
 }

@@ -1,25 +1,24 @@
 //! Chrono's shipped participant files (in ../shared/compat/chrono) must read unchanged,
 //! with the values Chrono's adapters would see and one warning per ignored key.
+//!
+//! Every test needs ../shared/compat/chrono: ignored without it, failing with the missing
+//! file named under TIDELINK_REQUIRE_SHARED=1 (docs/testing.md).
+
+mod common;
 
 use std::path::PathBuf;
 use tidelink_adapter_core::diagnostics::Diagnostics;
 use tidelink_adapter_core::spec::{self, DataType, MeshType, ParticipantFile, PointsSpec, ReadDataTime};
 
-/// The shared file, or `None` after printing the skip notice.
-fn shared(rel: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/compat/chrono")).join(rel);
-    if p.is_file() {
-        Some(p)
-    } else {
-        println!("skipped: needs ../shared/compat/chrono/{rel}");
-        None
-    }
+/// The file `rel` of Chrono's shipped cases (panics naming it when missing).
+fn shared(rel: &str) -> PathBuf {
+    common::shared_path(&format!("compat/chrono/{rel}"))
 }
 
-fn load(rel: &str) -> Option<(ParticipantFile, Diagnostics)> {
-    let p = shared(rel)?;
+fn load(rel: &str) -> (ParticipantFile, Diagnostics) {
+    let p = shared(rel);
     match spec::load(&p) {
-        Ok(r) => Some(r),
+        Ok(r) => r,
         Err(d) => panic!("{rel} must read unchanged:\n{d}"),
     }
 }
@@ -34,8 +33,9 @@ fn data(list: &[spec::DataSpec]) -> Vec<(&str, DataType)> {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/compat/chrono (reference data beside the repository)")]
 fn sphere_drop_solid() {
-    let Some((f, d)) = load("sphere_drop/solid_chrono/mbs_participant.yaml") else { return };
+    let (f, d) = load("sphere_drop/solid_chrono/mbs_participant.yaml");
     assert_eq!(f.participant_type.as_deref(), Some("MBS"));
     assert_eq!(f.model.as_deref(), Some("mbs_model.yaml"));
     assert_eq!(f.solver.as_deref(), Some("mbs_solver.yaml"));
@@ -64,8 +64,9 @@ fn sphere_drop_solid() {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/compat/chrono (reference data beside the repository)")]
 fn sphere_drop_sph() {
-    let Some((f, d)) = load("sphere_drop/fluid_sph/sph_participant.yaml") else { return };
+    let (f, d) = load("sphere_drop/fluid_sph/sph_participant.yaml");
     assert_eq!(f.participant_type.as_deref(), Some("SPH"));
     assert_eq!(f.output.format.as_deref(), Some("NONE"));
     assert_eq!(f.output.mode.as_deref(), Some("FRAMES"));
@@ -88,8 +89,9 @@ fn sphere_drop_sph() {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/compat/chrono (reference data beside the repository)")]
 fn sphere_drop_buoyancy() {
-    let Some((f, d)) = load("sphere_drop/fluid_buoyancy/cfd_participant.yaml") else { return };
+    let (f, d) = load("sphere_drop/fluid_buoyancy/cfd_participant.yaml");
     assert!(d.0.is_empty(), "{d}");
     assert_eq!(f.participant_type, None);
     assert_eq!(f.model, None);
@@ -105,8 +107,9 @@ fn sphere_drop_buoyancy() {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/compat/chrono (reference data beside the repository)")]
 fn flap_solid() {
-    let Some((f, d)) = load("flap_openfoam/solid_chrono/mbs_participant.yaml") else { return };
+    let (f, d) = load("flap_openfoam/solid_chrono/mbs_participant.yaml");
     assert_eq!(f.simulation.gravity, Some([0.0, 0.0, 0.0]));
     assert_eq!(f.simulation.gravity_loc.as_ref().map(|l| l.line), Some(10));
     let a = &f.adapter;
@@ -125,16 +128,17 @@ fn flap_solid() {
     assert_eq!(d.0.len(), 2, "{d}");
 }
 
-/// Reads a Chrono XML with the config reader, or `None` (skip) when the file is absent.
-fn xml(rel: &str) -> Option<tidelink_adapter_core::config::PreciceConfig> {
-    let p = shared(rel)?;
+/// Reads a Chrono XML with the config reader.
+fn xml(rel: &str) -> tidelink_adapter_core::config::PreciceConfig {
+    let p = shared(rel);
     match tidelink_adapter_core::config::load(&p) {
-        Ok((cfg, _)) => Some(cfg),
+        Ok((cfg, _)) => cfg,
         Err(d) => panic!("{rel} must read:\n{d}"),
     }
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/compat/chrono (reference data beside the repository)")]
 fn chrono_files_agree_with_their_xml() {
     let cases = [
         ("sphere_drop/precice_config_explicit.xml", "sphere_drop/solid_chrono/mbs_participant.yaml"),
@@ -144,16 +148,17 @@ fn chrono_files_agree_with_their_xml() {
         ("flap_openfoam/precice_config.xml", "flap_openfoam/solid_chrono/mbs_participant.yaml"),
     ];
     for (x, y) in cases {
-        let (Some(cfg), Some((file, _))) = (xml(x), load(y)) else { return };
+        let (cfg, (file, _)) = (xml(x), load(y));
         let d = spec::check_against(&cfg, &file);
         assert!(!d.has_errors(), "{y} against {x}:\n{d}");
     }
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/compat/chrono (reference data beside the repository)")]
 fn check_against_reports_every_wrong_name_with_its_line() {
-    let Some(cfg) = xml("sphere_drop/precice_config_explicit.xml") else { return };
-    let Some(p) = shared("sphere_drop/fluid_buoyancy/cfd_participant.yaml") else { return };
+    let cfg = xml("sphere_drop/precice_config_explicit.xml");
+    let p = shared("sphere_drop/fluid_buoyancy/cfd_participant.yaml");
     let text = std::fs::read_to_string(&p)
         .expect("read")
         .replace("name: forces", "name: force")

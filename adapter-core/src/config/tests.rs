@@ -2,18 +2,8 @@
 //! "all problems at once". The broken-file corpus is in `tests/config_corpus.rs`.
 
 use super::*;
-use std::path::{Path, PathBuf};
-
-/// A file of the shared reference folder, or None after printing the skip notice.
-fn shared(rel: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared").join(rel);
-    if p.exists() {
-        Some(p)
-    } else {
-        println!("skipped: needs ../shared/{rel}");
-        None
-    }
-}
+use crate::testing::shared_path as shared;
+use std::path::Path;
 
 fn ok(text: &str) -> (PreciceConfig, Diagnostics) {
     match parse_str(text, Path::new("case/precice.xml")) {
@@ -59,13 +49,14 @@ fn base(kind: &str, scheme_body: &str) -> String {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/compat/chrono (reference data beside the repository)")]
 fn compat_files_parse_without_errors() {
     for rel in [
         "compat/chrono/sphere_drop/precice_config_explicit.xml",
         "compat/chrono/sphere_drop/precice_config_implicit.xml",
         "compat/chrono/flap_openfoam/precice_config.xml",
     ] {
-        let Some(p) = shared(rel) else { continue };
+        let p = shared(rel);
         let (cfg, warnings) = match load(&p) {
             Ok(r) => r,
             Err(e) => panic!("{rel}:\n{e}"),
@@ -79,8 +70,9 @@ fn compat_files_parse_without_errors() {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/compat/chrono (reference data beside the repository)")]
 fn compat_explicit_model_content() {
-    let Some(p) = shared("compat/chrono/sphere_drop/precice_config_explicit.xml") else { return };
+    let p = shared("compat/chrono/sphere_drop/precice_config_explicit.xml");
     let (cfg, _) = load(&p).expect("valid");
     let s = &cfg.schemes[0];
     assert_eq!(s.kind, SchemeKind::SerialExplicit);
@@ -99,15 +91,18 @@ fn compat_explicit_model_content() {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/compat/chrono (reference data beside the repository)")]
 fn compat_implicit_and_flap_content() {
-    if let Some(p) = shared("compat/chrono/sphere_drop/precice_config_implicit.xml") {
+    {
+        let p = shared("compat/chrono/sphere_drop/precice_config_implicit.xml");
         let (cfg, _) = load(&p).expect("valid");
         let s = &cfg.schemes[0];
         assert_eq!(s.kind, SchemeKind::SerialImplicit);
         assert_eq!(s.max_iterations, Some(3));
         assert!(s.exchanges.iter().all(|x| x.substeps), "implicit default is substeps=true");
     }
-    if let Some(p) = shared("compat/chrono/flap_openfoam/precice_config.xml") {
+    {
+        let p = shared("compat/chrono/flap_openfoam/precice_config.xml");
         let (cfg, _) = load(&p).expect("valid");
         let fluid = cfg.participant("Fluid").expect("Fluid");
         assert_eq!(fluid.mappings[0].method, MappingMethod::Rbf);

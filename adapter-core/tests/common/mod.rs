@@ -1,7 +1,8 @@
 //! Shared pieces of the `engine_*` tests: one XML builder for every case, participants
 //! in threads with a watchdog, and small read/write helpers.
 //!
-//! The temporary-case helpers come from `src/testing.rs` itself (included by path), so
+//! The temporary-case helpers and `shared_path` (the reference data of ../shared) come from
+//! `src/testing.rs` itself (included by path), so
 //! these tests need no cargo feature and run under `cargo test -p tidelink-adapter-core`
 //! as well as under `cargo test --workspace`.
 
@@ -11,6 +12,8 @@
 #[allow(clippy::type_complexity)]
 mod testing;
 
+#[allow(unused_imports)] // only the tests that need ../shared use it
+pub use testing::shared_path;
 pub use testing::{temp_case, TempCase};
 pub use tidelink_adapter_core::coupling::native::NativeParticipant;
 pub use tidelink_adapter_core::coupling::{Coupling, CouplingData, CouplingError};

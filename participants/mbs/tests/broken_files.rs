@@ -86,10 +86,7 @@ fn unsupported_integrators_and_unknown_solver_keys_are_errors() {
 fn fea_meshes_are_refused_at_start_up() {
     let case = case("participant.yaml", |t| t.replace("mesh_type: RIGID_BODY_REFS", "mesh_type: FEA_MESH_NODES"));
     let e = error(&case);
-    assert!(
-        e.contains("mesh `SolidMesh` has mesh_type FEA_MESH_NODES: not implemented in the MBS participant"),
-        "{e}"
-    );
+    assert!(e.contains("mesh `SolidMesh` has mesh_type FEA_MESH_NODES: not implemented in the MBS participant"), "{e}");
 }
 
 #[test]
@@ -115,10 +112,12 @@ fn shape_errors_name_line_and_fix() {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/compat/chrono (reference data beside the repository)")]
 fn chrono_model_files_read() {
     use nalgebra::Vector3;
     let g = Vector3::new(0.0, 0.0, -9.81);
-    if let Some(p) = testing::shared_file("compat/chrono/sphere_drop/solid_chrono/mbs_model.yaml") {
+    {
+        let p = testing::shared_path("compat/chrono/sphere_drop/solid_chrono/mbs_model.yaml");
         let (m, w) = tidelink_mbs::io::model_yaml::load(&p, g).unwrap();
         assert_eq!(m.body_names(), ["ball"]);
         assert!(w.0.is_empty(), "{w}");
@@ -128,7 +127,8 @@ fn chrono_model_files_read() {
         let ball = m.bodies.get(m.handle("ball").unwrap()).unwrap();
         assert_eq!(ball.reference_position(), Vector3::new(0.0, 0.0, 0.18));
     }
-    if let Some(p) = testing::shared_file("compat/chrono/flap_openfoam/solid_chrono/mbs_model.yaml") {
+    {
+        let p = testing::shared_path("compat/chrono/flap_openfoam/solid_chrono/mbs_model.yaml");
         let (m, w) = tidelink_mbs::io::model_yaml::load(&p, g).unwrap();
         assert_eq!(m.body_names(), ["ground", "flap"]);
         assert!(w.0.is_empty(), "{w}");
@@ -142,7 +142,8 @@ fn chrono_model_files_read() {
         let flap = m.bodies.get(m.handle("flap").unwrap()).unwrap();
         assert!((flap.com_position() - Vector3::new(0.1, 0.0, 0.0)).norm() < 1e-15);
     }
-    if let Some(p) = testing::shared_file("compat/chrono/sphere_drop/solid_chrono/mbs_solver.yaml") {
+    {
+        let p = testing::shared_path("compat/chrono/sphere_drop/solid_chrono/mbs_solver.yaml");
         let (s, w) = tidelink_mbs::io::solver_yaml::load(&p).unwrap();
         assert_eq!(s.time_step, 1e-2);
         assert_eq!(w.0.len(), 1, "one warning for contact_method and solver: {w}");

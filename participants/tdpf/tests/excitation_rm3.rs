@@ -4,21 +4,16 @@
 
 use nalgebra::{Complex, Vector6};
 use std::f64::consts::PI;
-use std::path::Path;
+use tidelink_adapter_core::testing;
 use tidelink_bemio::{self as bemio, HydroData};
 use tidelink_tdpf_solver::excitation::{ExcitationTable, IrfExcitation, RegularExcitation};
 use tidelink_tdpf_solver::waves::{Elevation, Ramp, RegularWave};
 
-const RM3: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/rm3/rm3.h5");
-
-/// The file, or `None` (after saying so) when the shared data folder is not there.
-fn load() -> Option<HydroData> {
-    if !Path::new(RM3).is_file() {
-        println!("skipped: needs ../shared/data/rm3/rm3.h5");
-        return None;
-    }
-    match bemio::read(Path::new(RM3)) {
-        Ok(data) => Some(data),
+/// The file; panics naming it when the shared data folder is not there (the tests calling it
+/// are ignored then, unless TIDELINK_REQUIRE_SHARED=1; docs/testing.md).
+fn load() -> HydroData {
+    match bemio::read(&testing::shared_path("data/rm3/rm3.h5")) {
+        Ok(data) => data,
         Err(e) => panic!("{e}"),
     }
 }
@@ -54,8 +49,9 @@ fn wrap_deg(d: f64) -> f64 {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn regular_h2p5_t8_force_amplitude() {
-    let Some(data) = load() else { return };
+    let data = load();
     let wave = RegularWave::from_height(2.5, 8.0, 0.0, 0.0).unwrap();
     let omega = wave.omega();
     // tdpf-loads.md §9.3 (from rm3.out): |X33|·ρg = 1.513e6 N/m at +17.3° (float), 6.887e5 N/m at −162.7° (plate).
@@ -79,8 +75,9 @@ fn regular_h2p5_t8_force_amplitude() {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn irf_convolution_matches_frequency_domain() {
-    let Some(data) = load() else { return };
+    let data = load();
     let wave = RegularWave::from_height(2.5, 8.0, 0.0, 0.0).unwrap();
     let omega = wave.omega();
     for body in 0..2 {

@@ -17,16 +17,16 @@
 //! The lag barely moves the amplitude, so the phase is the discriminating figure: the test asserts
 //! the required 0.5° and, to catch that offset (ω·dt = 0.45°) as well, 0.25°.
 //!
-//! Needs `../shared/data/rm3/rm3.h5` next to the repository; skipped (with a message) without it.
+//! Needs `../shared/data/rm3/rm3.h5` next to the repository; reported as ignored without it
+//! (docs/testing.md).
 
 use nalgebra::{Complex, DMatrix, Vector3};
 use std::f64::consts::PI;
-use std::path::Path;
+use tidelink_adapter_core::testing;
 use tidelink_bemio::{self as bemio, HydroData};
 use tidelink_tdpf_solver::hydro_model::{BodyState, HydroModel, HydroOptions, RadiationMethod, WaveSpec};
 use tidelink_tdpf_solver::waves::Ramp;
 
-const RM3: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/rm3/rm3.h5");
 const DT: f64 = 0.01;
 const HEIGHT: f64 = 2.5;
 const PERIOD: f64 = 8.0;
@@ -37,12 +37,8 @@ const FIT_FROM: f64 = END - 8.0 * PERIOD;
 /// 0 = loads at t_n from the state at t_n (correct); 1 = from the state one step old.
 const LAG_STEPS: usize = 0;
 
-fn load() -> Option<HydroData> {
-    if !Path::new(RM3).is_file() {
-        println!("skipped: needs ../shared/data/rm3/rm3.h5");
-        return None;
-    }
-    Some(bemio::read(Path::new(RM3)).unwrap_or_else(|e| panic!("{e}")))
+fn load() -> HydroData {
+    bemio::read(&testing::shared_path("data/rm3/rm3.h5")).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Linear interpolation in ω of entry `(r, c)` of per-frequency matrices.
@@ -78,8 +74,9 @@ fn fit(samples: &[(f64, f64)], omega: f64) -> Complex<f64> {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn rm3_float_heave_matches_frequency_domain_only_without_state_lag() {
-    let Some(data) = load() else { return };
+    let data = load();
     let body = &data.bodies[0];
     let (rho, g) = (data.rho, data.g);
     let mass = rho * body.displaced_volume;

@@ -1,30 +1,25 @@
 //! RM3 radiation memory from the BEMIO file: the convolution against the frequency domain, and the
 //! file's state space against the convolution, for a harmonic heave velocity of the float.
 //!
-//! Needs `../shared/data/rm3/rm3.h5` next to the repository; skipped (with a message) without it.
+//! Needs `../shared/data/rm3/rm3.h5` next to the repository; reported as ignored without it
+//! (docs/testing.md).
 
 use nalgebra::{Complex, DMatrix};
 use std::f64::consts::PI;
-use std::path::Path;
+use tidelink_adapter_core::testing;
 use tidelink_bemio::{self as bemio, HydroData};
 use tidelink_tdpf_solver::radiation::{
     DirectConvolution, Feedthrough, Irf, RadiationModel, StateSpaceModel, StateSpaceSet,
 };
 
-const RM3: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/rm3/rm3.h5");
 const DT: f64 = 0.01;
 const OMEGA: f64 = 2.0 * PI / 8.0;
 /// Float heave (body 1, DOF 3) and spar heave (body 2, DOF 3) in the 12-vector.
 const FLOAT_HEAVE: usize = 2;
 const SPAR_HEAVE: usize = 8;
 
-fn load() -> Option<HydroData> {
-    let path = Path::new(RM3);
-    if !path.exists() {
-        println!("skipped: needs ../shared/data/rm3/rm3.h5");
-        return None;
-    }
-    Some(bemio::read(path).expect("rm3.h5 reads"))
+fn load() -> HydroData {
+    bemio::read(&testing::shared_path("data/rm3/rm3.h5")).expect("rm3.h5 reads")
 }
 
 /// Linear interpolation in ω of a per-frequency `6 × 12` coefficient, entry `(r, c)`.
@@ -87,8 +82,9 @@ fn relative_gap(row: usize, got: &[(f64, [f64; 12])], reference: impl Fn(usize, 
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn rm3_float_heave_convolution_matches_frequency_domain_and_state_space() {
-    let Some(data) = load() else { return };
+    let data = load();
     assert_eq!(data.bodies.len(), 2);
     let irf = Irf::from_bodies(&data.bodies).expect("IRF");
     let mut conv = DirectConvolution::new(&irf, DT, None).expect("convolution");

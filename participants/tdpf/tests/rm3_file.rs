@@ -2,20 +2,15 @@
 //! against the figures of docs/design/tdpf-loads.md (§9.1, §9.3, §2, §3).
 
 use nalgebra::{DMatrix, Vector6};
-use std::path::Path;
+use tidelink_adapter_core::testing;
 use tidelink_bemio::{self as bemio, HydroData, WaterDepth};
 use tidelink_tdpf_solver::hydrostatics::{equilibrium, hydrostatic_force};
 
-const RM3: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/rm3/rm3.h5");
-
-/// The file, or `None` (after saying so) when the shared data folder is not there.
-fn load() -> Option<HydroData> {
-    if !Path::new(RM3).is_file() {
-        println!("skipped: needs ../shared/data/rm3/rm3.h5");
-        return None;
-    }
-    match bemio::read(Path::new(RM3)) {
-        Ok(data) => Some(data),
+/// The file; panics naming it when the shared data folder is not there (the tests calling it
+/// are ignored then, unless TIDELINK_REQUIRE_SHARED=1; docs/testing.md).
+fn load() -> HydroData {
+    match bemio::read(&testing::shared_path("data/rm3/rm3.h5")) {
+        Ok(data) => data,
         Err(e) => panic!("{e}"),
     }
 }
@@ -34,8 +29,9 @@ fn interp(data: &HydroData, w: f64, f: impl Fn(usize) -> f64) -> f64 {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn parameters_and_bodies() {
-    let Some(data) = load() else { return };
+    let data = load();
     assert_eq!((data.rho, data.g, data.depth), (1000.0, 9.81, WaterDepth::Infinite));
     assert_eq!(data.code.as_deref(), Some("WAMIT"));
     assert_eq!(data.omega.len(), 260);
@@ -57,8 +53,9 @@ fn parameters_and_bodies() {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn stiffness_and_added_mass_are_in_si_units() {
-    let Some(data) = load() else { return };
+    let data = load();
     let rho_g = 1000.0 * 9.81;
     let (float, spar) = (&data.bodies[0], &data.bodies[1]);
     assert_rel("float K33", float.hydrostatic_stiffness[(2, 2)], 285.52 * rho_g, 1e-4);
@@ -83,8 +80,9 @@ fn stiffness_and_added_mass_are_in_si_units() {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn excitation_per_unit_amplitude() {
-    let Some(data) = load() else { return };
+    let data = load();
     let w = std::f64::consts::PI / 4.0;
     let ex = &data.bodies[0].excitation;
     assert_eq!((ex.re.len(), ex.im.len(), ex.re[0].shape()), (260, 260, (6, 1)));
@@ -101,8 +99,9 @@ fn excitation_per_unit_amplitude() {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn radiation_irf_reproduces_damping() {
-    let Some(data) = load() else { return };
+    let data = load();
     for (b, col) in [(0, 2), (1, 8), (0, 8)] {
         let body = &data.bodies[b];
         let irf = body.radiation_irf.as_ref().expect("radiation IRF");
@@ -142,8 +141,9 @@ fn ss_impulse(e: &bemio::StateSpaceEntry, t: &[f64]) -> Vec<f64> {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn state_space_fit_follows_the_irf() {
-    let Some(data) = load() else { return };
+    let data = load();
     for (b, col) in [(0, 2), (1, 8)] {
         let body = &data.bodies[b];
         let ss = body.state_space.as_ref().expect("state space");
@@ -163,8 +163,9 @@ fn state_space_fit_follows_the_irf() {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn hydrostatic_equilibrium_balances_weight() {
-    let Some(data) = load() else { return };
+    let data = load();
     for (body, volume) in data.bodies.iter().zip([725.833, 886.687]) {
         let f = hydrostatic_force(&data, body, &Vector6::zeros(), None);
         assert_rel(&format!("{} buoyancy", body.name), f[2], volume * 1000.0 * 9.81, 1e-12);

@@ -9,7 +9,7 @@
 //!   file, for Fluid first (TDPF reads at the window start) and for Solid first (TDPF second, reading
 //!   at the window end, forces initialised): the state time follows the read time in both.
 //!
-//! Needs `../shared/data/rm3/rm3.h5`; skipped (with a message) without it.
+//! Needs `../shared/data/rm3/rm3.h5`; reported as ignored without it (docs/testing.md).
 
 mod common;
 
@@ -24,8 +24,9 @@ use tidelink_tdpf_solver::waves::{Ramp, RegularWave};
 const BODIES: [(&str, [f64; 3]); 2] = [("float", FLOAT), ("plate", PLATE)];
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn still_water_buoyancy_balances_the_weight_and_added_mass_increments_are_zero() {
-    let Some(h5) = rm3() else { return };
+    let h5 = rm3();
     let data = bemio::read(&h5).expect("rm3.h5");
     let xml = Xml { windows: 5, added_mass: true, ..Default::default() };
     let case = temp_case(&xml.text());
@@ -70,7 +71,7 @@ fn regular_wave_case(fluid_first: bool) {
 
 /// `bodies`: (name, vertex location in the participant file, where the solid holds the reference point).
 fn regular_wave_with(fluid_first: bool, bodies: &[(&str, [f64; 3], [f64; 3])]) {
-    let Some(h5) = rm3() else { return };
+    let h5 = rm3();
     let data = bemio::read(&h5).expect("rm3.h5");
     let wave = RegularWave::from_height(2.5, 8.0, 0.0, 0.0).expect("wave");
     let ramp = Ramp::cosine(1.0).expect("ramp");
@@ -127,11 +128,13 @@ fn regular_wave_with(fluid_first: bool, bodies: &[(&str, [f64; 3], [f64; 3])]) {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn regular_wave_load_on_held_bodies_is_excitation_plus_hydrostatics_fluid_first() {
     regular_wave_case(true);
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn regular_wave_load_on_held_bodies_is_excitation_plus_hydrostatics_fluid_second_window_end() {
     regular_wave_case(false);
 }
@@ -140,6 +143,7 @@ fn regular_wave_load_on_held_bodies_is_excitation_plus_hydrostatics_fluid_second
 /// the hydrodynamics are evaluated at the CG and the moment written is about the reference point,
 /// `M_cg + (cg − ref) × F` (the surge excitation gives a pitch moment about the reference point).
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn reference_point_away_from_the_cg_shifts_the_moment() {
     regular_wave_with(true, &[("float", [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])]);
 }
@@ -152,7 +156,7 @@ fn reference_point_away_from_the_cg_shifts_the_moment() {
 /// listed initial poses at rest (sent before any state has arrived).
 fn moving_case(fluid_first: bool) {
     use tidelink_tdpf_solver::hydro_model::{BodyState, HydroModel, HydroOptions, RadiationMethod, WaveSpec};
-    let Some(h5) = rm3() else { return };
+    let h5 = rm3();
     let data = bemio::read(&h5).expect("rm3.h5");
     let (window, windows) = (0.1, 60);
     let (amp, omega) = ([0.3, 0.1], 2.0 * std::f64::consts::PI / 6.0);
@@ -225,11 +229,13 @@ fn moving_case(fluid_first: bool) {
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn heaving_bodies_get_the_offline_model_loads_fluid_first() {
     moving_case(true);
 }
 
 #[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn heaving_bodies_get_the_offline_model_loads_fluid_second_window_end() {
     moving_case(false);
 }

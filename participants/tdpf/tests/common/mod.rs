@@ -6,20 +6,13 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use tidelink_adapter_core::spec::ReadDataTime;
-use tidelink_adapter_core::testing::TempCase;
+use tidelink_adapter_core::testing::{self, TempCase};
 use tidelink_adapter_core::{Adapter, AdapterResult, CouplingData, VertexId};
 
-/// The shared RM3 file, located from this crate (never copied into the repository).
-pub const RM3: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/rm3/rm3.h5");
-
-/// The RM3 file, or `None` after the skip notice.
-pub fn rm3() -> Option<PathBuf> {
-    if Path::new(RM3).is_file() {
-        Some(PathBuf::from(RM3))
-    } else {
-        println!("skipped: needs ../shared/data/rm3/rm3.h5");
-        None
-    }
+/// The shared RM3 file (never copied into the repository); panics naming it when missing, so
+/// the tests calling it carry `cfg_attr(not(tidelink_shared), ignore = …)` (docs/testing.md).
+pub fn rm3() -> PathBuf {
+    testing::shared_path("data/rm3/rm3.h5")
 }
 
 /// Reference points of the RM3 float and plate (the file's cg).

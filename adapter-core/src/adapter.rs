@@ -8,34 +8,47 @@ use thiserror::Error;
 /// Errors raised by adapters and the driver; the binaries report them with context.
 #[derive(Debug, Error)]
 pub enum AdapterError {
+    /// A coupling call failed (misuse, configuration, a partner gone); its message is preCICE's.
     #[error(transparent)]
     Coupling(#[from] crate::coupling::CouplingError),
+    /// The solver could not take its step or translate its state (diverged, bad input).
     #[error("{0}")]
     Solver(String),
+    /// Valid in the files but not implemented by this participant (a mesh type, a data type,
+    /// checkpoints under an implicit scheme); the message says what to use instead.
     #[error("{0}")]
     Unsupported(String),
+    /// The participant file and the XML do not fit this participant (no interface, too many); the
+    /// message names the file and line.
     #[error("{0}")]
     Config(String),
+    /// Reading or writing a file failed (output, data).
     #[error("{context}: {source}")]
     Io {
+        /// What was being done, naming the file or folder, e.g. `creating the output files in out`.
         context: String,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
 }
 
 impl AdapterError {
+    /// A [`AdapterError::Solver`] from any message.
     pub fn solver(msg: impl Into<String>) -> Self {
         AdapterError::Solver(msg.into())
     }
+    /// A [`AdapterError::Config`] from any message.
     pub fn config(msg: impl Into<String>) -> Self {
         AdapterError::Config(msg.into())
     }
+    /// An [`AdapterError::Io`] naming what failed, keeping the OS error as its source.
     pub fn io(context: impl Into<String>, source: std::io::Error) -> Self {
         AdapterError::Io { context: context.into(), source }
     }
 }
 
+/// The result of every [`Adapter`] hook and of the driver.
 pub type AdapterResult<T> = std::result::Result<T, AdapterError>;
 
 /// The hooks of one participant (docs/design/participants.md §1.1): mesh registration, read/write

@@ -7,18 +7,23 @@ use std::path::PathBuf;
 /// How bad a finding is: errors stop a run, warnings are printed and the run goes on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
+    /// Suspicious but runnable (an ignored key, a setting the XML overrides).
     Warning,
+    /// The run would fail or be wrong; loading stops after collecting all of them.
     Error,
 }
 
 /// A place in a configuration file (1-based line; 0 when the line is unknown).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Location {
+    /// The file as given on the command line or resolved from another file.
     pub file: PathBuf,
+    /// 1-based line; 0 when only the file is known (it cannot be read, say).
     pub line: usize,
 }
 
 impl Location {
+    /// `file` at `line` (0 for the file as a whole).
     pub fn new(file: impl Into<PathBuf>, line: usize) -> Self {
         Location { file: file.into(), line }
     }
@@ -37,18 +42,24 @@ impl fmt::Display for Location {
 /// One finding about a configuration file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// Whether it stops the run.
     pub severity: Severity,
+    /// Where to look.
     pub location: Location,
+    /// What is wrong and how to fix it, in one or two sentences.
     pub message: String,
 }
 
 impl Diagnostic {
+    /// A finding that stops the run.
     pub fn error(location: Location, message: impl Into<String>) -> Self {
         Diagnostic { severity: Severity::Error, location, message: message.into() }
     }
+    /// A finding that is printed while the run goes on.
     pub fn warning(location: Location, message: impl Into<String>) -> Self {
         Diagnostic { severity: Severity::Warning, location, message: message.into() }
     }
+    /// True when it stops the run.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
@@ -69,24 +80,31 @@ impl fmt::Display for Diagnostic {
 pub struct Diagnostics(pub Vec<Diagnostic>);
 
 impl Diagnostics {
+    /// Adds a finding built elsewhere.
     pub fn push(&mut self, d: Diagnostic) {
         self.0.push(d);
     }
+    /// Adds an error at `location`.
     pub fn error(&mut self, location: Location, message: impl Into<String>) {
         self.0.push(Diagnostic::error(location, message));
     }
+    /// Adds a warning at `location`.
     pub fn warning(&mut self, location: Location, message: impl Into<String>) {
         self.0.push(Diagnostic::warning(location, message));
     }
+    /// True when any finding stops the run: the readers return `Err` then.
     pub fn has_errors(&self) -> bool {
         self.0.iter().any(Diagnostic::is_error)
     }
+    /// The errors, in the order found.
     pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
         self.0.iter().filter(|d| d.is_error())
     }
+    /// The warnings, in the order found.
     pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
         self.0.iter().filter(|d| !d.is_error())
     }
+    /// Appends the findings of another reader (the XML's after the participant file's, say).
     pub fn extend(&mut self, other: Diagnostics) {
         self.0.extend(other.0);
     }

@@ -24,6 +24,7 @@ pub struct RunSummary {
 
 /// Hooks the driver calls to report progress (the binaries print it).
 pub trait Progress {
+    /// Called after each accepted window, at coupled time `time`, `windows` windows done so far.
     fn window_completed(&mut self, _time: f64, _windows: u64) {}
 }
 
@@ -35,15 +36,20 @@ pub enum CoupleError {
     /// The coupling could not be opened: the XML, the participant name, the backend.
     #[error("opening participant `{name}` of {config}")]
     Open {
+        /// The participant.
         name: String,
+        /// The preCICE XML, as given.
         config: String,
+        /// What the backend reported.
         #[source]
         source: CouplingError,
     },
     /// The run started and failed.
     #[error("participant `{name}` stopped")]
     Run {
+        /// The participant.
         name: String,
+        /// The adapter's or the coupling's error.
         #[source]
         source: AdapterError,
     },

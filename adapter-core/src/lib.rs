@@ -1,6 +1,8 @@
 //! Tidelink's shared adapter core: the coupling API and its native engine, the
 //! preCICE XML model, participant YAML files, the `Adapter` trait and the driver loop.
 
+#![warn(missing_docs)]
+
 pub mod adapter;
 pub mod cli;
 pub mod config;

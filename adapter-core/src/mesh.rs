@@ -11,28 +11,68 @@ pub const TEXT_EXTENSIONS: &[&str] = &["txt", "dat", "xyz", "pts", "csv"];
 /// Why a set of points could not be read; every variant names the file and what to fix.
 #[derive(Debug, thiserror::Error)]
 pub enum MeshError {
+    /// A points file could not be opened or read (missing, no permission).
     #[error("{path}: cannot read the points file: {source}")]
     Io {
+        /// The points file.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
+    /// A line of a text file is not three numbers.
     #[error("{path}:{line}: `{text}` is not a point: {reason} (write `x y z`, three numbers per line)")]
-    BadLine { path: PathBuf, line: usize, text: String, reason: String },
+    BadLine {
+        /// The points file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// The line as written (trimmed).
+        text: String,
+        /// What is wrong with it (count of values, a token that is not a number).
+        reason: String,
+    },
+    /// The optional count line disagrees with the points that follow.
     #[error("{path}: the count line says {declared} points but the file has {found}; fix the count or the points")]
-    CountMismatch { path: PathBuf, declared: usize, found: usize },
+    CountMismatch {
+        /// The points file.
+        path: PathBuf,
+        /// The count on the first line.
+        declared: usize,
+        /// The points actually read.
+        found: usize,
+    },
+    /// The file holds no point: a body without coupling vertices.
     #[error("{path}: no points found; a points file needs at least one `x y z` line (or vertices for .obj/.stl)")]
-    Empty { path: PathBuf },
+    Empty {
+        /// The points file.
+        path: PathBuf,
+    },
+    /// The extension names no reader ([`PointsFormat::of`]).
     #[error(
         "{path}: unsupported extension `{ext}` for coupling points; use .obj, .stl or a text file ({})",
         TEXT_EXTENSIONS.iter().map(|e| format!(".{e}")).collect::<Vec<_>>().join(", ")
     )]
-    UnsupportedExtension { path: PathBuf, ext: String },
+    UnsupportedExtension {
+        /// The points file.
+        path: PathBuf,
+        /// The extension as written.
+        ext: String,
+    },
+    /// tobj could not read the OBJ file.
     #[error("{path}: cannot read the Wavefront OBJ file: {message}")]
-    Obj { path: PathBuf, message: String },
+    Obj {
+        /// The OBJ file.
+        path: PathBuf,
+        /// tobj's message.
+        message: String,
+    },
+    /// stl_io could not parse the STL file (ASCII or binary).
     #[error("{path}: cannot read the STL file: {source}")]
     Stl {
+        /// The STL file.
         path: PathBuf,
+        /// stl_io's error.
         #[source]
         source: std::io::Error,
     },
@@ -41,12 +81,16 @@ pub enum MeshError {
 /// The kind of points file, from its extension (case-insensitive).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PointsFormat {
+    /// Chrono's coordinates: optional count line, then `x y z` per line ([`TEXT_EXTENSIONS`] or none).
     Text,
+    /// Wavefront `.obj`: its vertices, faces ignored.
     Obj,
+    /// `.stl` (ASCII or binary): the distinct corners of its facets.
     Stl,
 }
 
 impl PointsFormat {
+    /// The reader for `path`, by extension; an unknown extension is an error rather than a guess.
     pub fn of(path: &Path) -> Result<Self, MeshError> {
         let Some(ext) = path.extension().and_then(|e| e.to_str()) else { return Ok(PointsFormat::Text) };
         let lower = ext.to_ascii_lowercase();

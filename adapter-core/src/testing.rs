@@ -7,12 +7,14 @@ use std::thread::JoinHandle;
 
 /// A temporary folder holding a preCICE XML file; removed when dropped.
 pub struct TempCase {
+    /// The case folder; owning it keeps it alive.
     pub dir: tempfile::TempDir,
     /// The XML file inside `dir`.
     pub config: PathBuf,
 }
 
 impl TempCase {
+    /// The case folder, where the participants' other files go.
     pub fn path(&self) -> &Path {
         self.dir.path()
     }

@@ -16,15 +16,18 @@ pub type VertexId = i32;
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 #[error("{message}")]
 pub struct CouplingError {
+    /// The whole message, in preCICE's words where preCICE has them (tests match fragments of it).
     pub message: String,
 }
 
 impl CouplingError {
+    /// An error with `message`, as both backends build them.
     pub fn new(message: impl Into<String>) -> Self {
         CouplingError { message: message.into() }
     }
 }
 
+/// The result of every coupling call.
 pub type Result<T> = std::result::Result<T, CouplingError>;
 
 /// The part of the coupling an adapter sees: meshes and data, nothing that moves time. The

@@ -27,6 +27,7 @@ pub enum MeshType {
 }
 
 impl MeshType {
+    /// The `mesh_type` spelling, for messages.
     pub fn as_str(&self) -> &str {
         match self {
             MeshType::RigidBodyRefs => "RIGID_BODY_REFS",
@@ -39,18 +40,26 @@ impl MeshType {
 /// The physical meaning of a coupling datum; the adapter translates it to solver state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DataType {
+    /// Reference-frame origin (or point), world coordinates.
     Positions,
+    /// Rotation vectors (axis × angle), world axes.
     Rotations,
+    /// Positions relative to the initial pose.
     Displacements,
+    /// Linear velocities, world axes.
     LinearVelocities,
+    /// Angular velocities, world axes.
     AngularVelocities,
+    /// Forces, world axes; on `RIGID_BODY_REFS` applied at the reference-frame origin.
     Forces,
+    /// Torques, world axes (3 components in 3D, 1 in 2D).
     Torques,
     /// Added-mass coefficients (docs/design/added-mass.md §6).
     AddedMass,
 }
 
 impl DataType {
+    /// Every type with its YAML spelling: the parser's choices and [`DataType::as_str`]'s table.
     pub const ALL: [(&'static str, DataType); 8] = [
         ("POSITIONS", DataType::Positions),
         ("ROTATIONS", DataType::Rotations),
@@ -61,6 +70,7 @@ impl DataType {
         ("TORQUES", DataType::Torques),
         ("ADDED_MASS", DataType::AddedMass),
     ];
+    /// The YAML spelling, for messages.
     pub fn as_str(self) -> &'static str {
         DataType::ALL.iter().find(|(_, t)| *t == self).map(|(s, _)| *s).unwrap_or("?")
     }
@@ -71,17 +81,24 @@ impl DataType {
 pub struct DataSpec {
     /// The preCICE data name (must exist in the XML on this mesh).
     pub name: String,
+    /// Its physical meaning, which decides how the adapter translates it.
     pub data_type: DataType,
+    /// The entry.
     pub loc: Location,
 }
 
 /// One entry of `interfaces`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InterfaceSpec {
+    /// The preCICE mesh, one the participant provides or receives in the XML.
     pub mesh_name: String,
+    /// How its vertices are built from the bodies.
     pub mesh_type: MeshType,
+    /// What the adapter writes on it (must match the XML's `<write-data>`).
     pub write_data: Vec<DataSpec>,
+    /// What the adapter reads on it (must match the XML's `<read-data>`).
     pub read_data: Vec<DataSpec>,
+    /// The entry.
     pub loc: Location,
 }
 
@@ -97,35 +114,48 @@ pub enum PointsSpec {
 /// One entry of `bodies`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CouplingBodySpec {
+    /// The body of the participant's model it stands for.
     pub name: String,
+    /// Its points on a `RIGID_BODY_POINTS` mesh (MBS).
     pub points: Option<PointsSpec>,
     /// Initial pose, used by fluid participants that build their own proxies.
     pub location: Option<[f64; 3]>,
+    /// Initial orientation, Chrono's three angles Rz·Ry·Rx (unit from `angle_degrees`).
     pub orientation: Option<[f64; 3]>,
+    /// The entry.
     pub loc: Location,
 }
 
 /// `data_path: {type: RELATIVE|ABSOLUTE, root}`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DataPath {
+    /// `ABSOLUTE`: `root` as is; `RELATIVE` (default): `root` under the participant file's folder.
     pub absolute: bool,
+    /// The folder data files are looked up in.
     pub root: String,
 }
 
 /// The `precice_adapter_config` section.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AdapterConfig {
+    /// The `<participant name>` of the XML this file drives.
     pub participant_name: String,
+    /// Where data files (points, BEM files) are found; this file's folder without it.
     pub data_path: Option<DataPath>,
+    /// Unit of the bodies' `orientation` angles: degrees unless `false`.
     pub angle_degrees: Option<bool>,
+    /// The coupling bodies; their order is the vertex order of the coupling meshes.
     pub bodies: Vec<CouplingBodySpec>,
+    /// The coupling meshes and what is exchanged on them.
     pub interfaces: Vec<InterfaceSpec>,
+    /// When in a window read data are sampled.
     pub read_data_time: ReadDataTime,
     /// Location of the `read_data_time` key (or of the section when absent).
     pub read_data_time_loc: Location,
     /// `added_mass`: the (baseline) added mass of the coupling bodies; used by the MBS
     /// participant only when the preCICE XML declares added-mass meshes.
     pub added_mass: Option<AddedMassSpec>,
+    /// The `participant_name` key (or the section when it is missing): where a wrong name is reported.
     pub loc: Location,
 }
 
@@ -134,6 +164,7 @@ pub struct AdapterConfig {
 /// `i` belong to coupling body `i` of `bodies`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AddedMassSpec {
+    /// A BEMIO file or inline coefficients.
     pub source: AddedMassSource,
     /// `reference_points`: the point each body's coefficients are about (body reference frame);
     /// bodies not listed default to their centre of mass.
@@ -150,7 +181,12 @@ pub struct AddedMassSpec {
 pub enum AddedMassSource {
     /// `h5_filename`: a BEMIO HDF5 file (resolved through `data_path`); `/body{i+1}`'s A∞,
     /// already × ρ, in inertial axes.
-    H5 { filename: String, loc: Location },
+    H5 {
+        /// The file name, resolved through `data_path`.
+        filename: String,
+        /// The `h5_filename` key.
+        loc: Location,
+    },
     /// `density` + `frame` + `blocks`: coefficients written out, each multiplied by `density`.
     Inline(InlineAddedMass),
 }
@@ -169,8 +205,11 @@ pub enum AddedMassFrame {
 /// gives kg, kg·m, kg·m²; see [`InlineAddedMass::block_si`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct InlineAddedMass {
+    /// The fluid density ρ every value is multiplied by (1 when the values are already in kg, kg·m, kg·m²).
     pub density: f64,
+    /// The axes the coefficients are expressed in.
     pub frame: AddedMassFrame,
+    /// One block per coupling body, in `bodies` order.
     pub blocks: Vec<AddedMassBlockSpec>,
 }
 
@@ -185,17 +224,22 @@ impl InlineAddedMass {
 /// One entry of `added_mass.blocks`: the coupling body it belongs to and its 6 rows of 6·Nb values.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AddedMassBlockSpec {
+    /// The coupling body, checked against `bodies` by the MBS participant.
     pub name: String,
+    /// 6 rows of 6·Nb values, as written (not yet × `density`).
     pub data: Vec<Vec<f64>>,
+    /// The entry.
     pub loc: Location,
 }
 
 /// One entry of `added_mass.reference_points`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReferencePointSpec {
+    /// The coupling body.
     pub name: String,
     /// In the body reference frame.
     pub point: [f64; 3],
+    /// The entry.
     pub loc: Location,
 }
 
@@ -204,8 +248,11 @@ pub struct ReferencePointSpec {
 pub struct SimulationSpec {
     /// Never used for the duration (the XML decides); anything but -1 gives a warning.
     pub end_time: Option<f64>,
+    /// MBS: pace every window to the wall clock.
     pub enforce_realtime: bool,
+    /// The gravity vector; must agree between participants (`tidelink check` compares it).
     pub gravity: Option<[f64; 3]>,
+    /// The `gravity` key, for `tidelink check`'s message when participants disagree.
     pub gravity_loc: Option<Location>,
 }
 
@@ -214,7 +261,9 @@ pub struct SimulationSpec {
 pub struct OutputSpec {
     /// NONE, CSV, HDF5 (Chrono spelling).
     pub format: Option<String>,
+    /// `FRAMES` or `SERIES` (Chrono's key; accepted, not used by the participants).
     pub mode: Option<String>,
+    /// MBS: output rows per second of coupled time; one row per window without it.
     pub fps: Option<f64>,
     /// Output folder, relative to the participant file (Tidelink extension; default "output").
     pub directory: Option<String>,
@@ -223,6 +272,7 @@ pub struct OutputSpec {
 /// A whole participant file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParticipantFile {
+    /// The file itself; relative names in it resolve against its folder.
     pub path: PathBuf,
     /// `type` (MBS, SPH, TDPF, BUOYANCY, ...).
     pub participant_type: Option<String>,
@@ -230,8 +280,11 @@ pub struct ParticipantFile {
     pub model: Option<String>,
     /// `solver` file, relative to this file.
     pub solver: Option<String>,
+    /// `simulation`: gravity, real-time pacing (the duration is the XML's).
     pub simulation: SimulationSpec,
+    /// `output`: what the participant writes and where.
     pub output: OutputSpec,
+    /// `precice_adapter_config`: how the participant couples.
     pub adapter: AdapterConfig,
 }
 
@@ -249,6 +302,7 @@ impl ParticipantFile {
         };
         base.join(name)
     }
+    /// The `interfaces` entry of `mesh`, if the file lists it.
     pub fn interface(&self, mesh: &str) -> Option<&InterfaceSpec> {
         self.adapter.interfaces.iter().find(|i| i.mesh_name == mesh)
     }

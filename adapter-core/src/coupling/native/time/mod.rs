@@ -1,4 +1,5 @@
-//! Time bookkeeping and time interpolation (preCICE's `time` and `cplscheme/impl/TimeHandler`).
+//! Time bookkeeping and time interpolation (preCICE's `time` and `cplscheme/impl/TimeHandler`);
+//! public so code outside the engine compares and samples times exactly as the engine does.
 
 mod time_handler;
 mod waveform;

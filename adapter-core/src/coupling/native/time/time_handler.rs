@@ -18,6 +18,8 @@ pub struct TimeHandler {
 }
 
 impl TimeHandler {
+    /// A handler at t = 0 in window 1; `None` limits mean unbounded (`window_size` `None`: a
+    /// first-participant window not known yet).
     pub fn new(window_size: Option<f64>, max_time: Option<f64>, max_windows: Option<u64>) -> Self {
         TimeHandler {
             window_start: Kahan::default(),
@@ -28,18 +30,23 @@ impl TimeHandler {
             window: 1,
         }
     }
+    /// The coupled time: window start plus progress (what `read_data`'s relative time is added to).
     pub fn time(&self) -> f64 {
         self.window_start.value() + self.progress.value()
     }
+    /// Where the current window began; a repeated window starts here again.
     pub fn window_start(&self) -> f64 {
         self.window_start.value()
     }
+    /// Time advanced inside the current window so far.
     pub fn progress(&self) -> f64 {
         self.progress.value()
     }
+    /// 1-based number of the current window, checked against `max-time-windows`.
     pub fn window(&self) -> u64 {
         self.window
     }
+    /// The window size, `None` while a first-participant window is not yet known.
     pub fn window_size(&self) -> Option<f64> {
         self.window_size
     }
@@ -47,6 +54,7 @@ impl TimeHandler {
     pub fn set_window_size(&mut self, dt: f64) {
         self.window_size = Some(dt);
     }
+    /// The scheme's `max-time`, if it has one.
     pub fn max_time(&self) -> Option<f64> {
         self.max_time
     }
@@ -68,6 +76,7 @@ impl TimeHandler {
             None => start + w,
         }
     }
+    /// False once `max-time-windows` windows are done or `max-time` is reached (within ε).
     pub fn is_ongoing(&self) -> bool {
         let windows_ok = self.max_windows.is_none_or(|n| self.window <= n);
         let time_ok = self.max_time.is_none_or(|m| m - self.time() > EPS);

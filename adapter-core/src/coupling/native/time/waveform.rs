@@ -12,15 +12,19 @@ pub struct Waveform {
 }
 
 impl Waveform {
+    /// An empty waveform of `waveform-degree` `degree` (0 constant, 1 linear, ≥ 2 B-spline).
     pub fn new(degree: u32) -> Self {
         Waveform { degree, samples: Vec::new() }
     }
+    /// The interpolation degree it was declared with (the effective one is capped by the sample count).
     pub fn degree(&self) -> u32 {
         self.degree
     }
+    /// All samples, oldest first (a read mapping maps them one by one).
     pub fn samples(&self) -> &[(f64, Vec<f64>)] {
         &self.samples
     }
+    /// True before the first sample: nothing can be read yet.
     pub fn is_empty(&self) -> bool {
         self.samples.is_empty()
     }

@@ -6,7 +6,7 @@
 use crate::launch;
 use crate::manifest::{Case, ParticipantEntry};
 use crate::stop;
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 use tidelink_adapter_core::diagnostics::{Diagnostics, Location};
@@ -68,7 +68,15 @@ fn run_one(case: &Case, p: &ParticipantEntry) -> Result<CheckReport, String> {
         }
     };
     let stdout = String::from_utf8_lossy(&output.stdout);
-    let report = CheckReport::from_lines(&stdout);
+    let mut report = CheckReport::from_lines(&stdout);
+    // The participant ran in its working directory: its paths are relative to it, ours to the case.
+    let wd = case.working_dir(p);
+    for d in &mut report.diagnostics.0 {
+        d.location.file = in_case(&wd, &d.location.file);
+    }
+    for f in &mut report.facts {
+        f.file = in_case(&wd, Path::new(&f.file)).display().to_string();
+    }
     // Exit 1 with its findings is a normal "errors found"; anything else is the program failing.
     let answered = output.status.success() || (output.status.code() == Some(1) && report.diagnostics.has_errors());
     if !answered {
@@ -84,6 +92,13 @@ fn run_one(case: &Case, p: &ParticipantEntry) -> Result<CheckReport, String> {
         return Err(format!("{}{hint}: {}", crate::supervise::describe(&output.status), tail.join(" | ")));
     }
     Ok(report)
+}
+
+/// `file` (relative to the participant's working directory `wd`) as the case's own paths are
+/// written, without `.` components, so the same finding compares equal.
+fn in_case(wd: &Path, file: &Path) -> PathBuf {
+    let joined = if file.is_relative() { wd.join(file) } else { file.to_path_buf() };
+    joined.components().filter(|c| !matches!(c, Component::CurDir)).collect()
 }
 
 /// Rules between participants: settings that must be the same wherever they are set.

@@ -357,3 +357,57 @@ fn a_participant_program_that_cannot_check_is_an_error_naming_it() {
         "{t}"
     );
 }
+
+#[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
+fn check_reports_a_body_to_body_mismatch_between_the_solid_and_the_tdpf_model() {
+    let h5 = tidelink_adapter_core::testing::shared_path("data/rm3/rm3.h5");
+    let data = h5.parent().expect("a folder").display().to_string();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/rm3_reg_waves");
+    let copy = |solid_b2b: &str| {
+        let case = Case(tempfile::tempdir().expect("temporary case folder"));
+        for f in [
+            "tidelink.yaml",
+            "precice-config.xml",
+            "solid/participant.yaml",
+            "solid/model.yaml",
+            "solid/solver.yaml",
+            "fluid/participant.yaml",
+            "fluid/tdpf_model.yaml",
+        ] {
+            let mut text = std::fs::read_to_string(root.join(f)).unwrap_or_else(|e| panic!("read {f}: {e}"));
+            // The shipped files reach the data relative to the repository; here it is wherever it is.
+            text = text
+                .replace("type: RELATIVE", "type: ABSOLUTE")
+                .replace("root: ../../../../shared/data/rm3", &format!("root: {data}"));
+            if f == "solid/participant.yaml" {
+                assert!(text.contains("body_to_body: false"), "the shipped solid keeps own blocks only");
+                text = text.replace("body_to_body: false", solid_b2b);
+            }
+            case.write(f, &text);
+        }
+        case
+    };
+    let same = copy("body_to_body: false");
+    let o = tidelink(&["check"], same.path());
+    assert!(o.status.success(), "the shipped settings agree:\n{}", text(&o));
+
+    let differ = copy("body_to_body: true");
+    let o = tidelink(&["check"], differ.path());
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    let line = t
+        .lines()
+        .find(|l| l.contains("error: body_to_body is"))
+        .unwrap_or_else(|| panic!("no body_to_body error:\n{t}"));
+    assert!(
+        line.contains("participant `Solid`")
+            && line.contains("`Fluid`")
+            && line.contains("set the same value in both files"),
+        "{line}"
+    );
+    assert!(
+        line.starts_with(&format!("{}:", differ.file("solid/participant.yaml").display())),
+        "at the Solid's key: {line}"
+    );
+}

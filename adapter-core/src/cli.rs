@@ -41,7 +41,7 @@ pub enum CheckFormat {
 /// the arguments, then checks or runs participant `P`; the exit code says how it ended.
 pub fn main<P: Participant>(program: &'static str, about: &'static str) -> ExitCode {
     let command = clap::Command::new(program).about(about).version(env!("CARGO_PKG_VERSION"));
-    let matches = ParticipantArgs::augment_args(command).get_matches();
+    let matches = ParticipantArgs::augment_args(command).about(about).get_matches();
     let args = match ParticipantArgs::from_arg_matches(&matches) {
         Ok(a) => a,
         Err(e) => e.exit(),

@@ -20,6 +20,37 @@ use std::path::Path;
 /// chain of sources is kept so that every cause is printed.
 pub type BuildError = Box<dyn StdError + Send + Sync + 'static>;
 
+/// A failed build as a participant reports it: the file-and-line findings found in its error
+/// chain (kept as such for `--check`) and the whole chain as text (for a run's message).
+#[derive(Debug)]
+pub struct BuildFailure {
+    /// The [`Diagnostics`] anywhere in the chain, in order.
+    pub diagnostics: Diagnostics,
+    /// Every cause, `outer: cause: root cause`.
+    pub message: String,
+}
+
+impl BuildFailure {
+    /// From an error chain (e.g. anyhow's `Error::chain()`) and its text.
+    pub fn new<'a>(chain: impl IntoIterator<Item = &'a (dyn StdError + 'static)>, message: String) -> Self {
+        let mut diagnostics = Diagnostics::default();
+        for e in chain {
+            if let Some(d) = e.downcast_ref::<Diagnostics>() {
+                diagnostics.extend(d.clone());
+            }
+        }
+        BuildFailure { diagnostics, message }
+    }
+}
+
+impl fmt::Display for BuildFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl StdError for BuildFailure {}
+
 /// A participant program: how its adapter is built from the files.
 pub trait Participant {
     /// The adapter the driver runs.
@@ -167,14 +198,28 @@ fn error_diagnostics(e: &(dyn StdError + 'static), file: &Path) -> Diagnostics {
     while let Some(err) = cur {
         if let Some(d) = err.downcast_ref::<Diagnostics>() {
             found.extend(d.clone());
+        } else if let Some(b) = err.downcast_ref::<BuildFailure>() {
+            found.extend(b.diagnostics.clone());
         }
         cur = err.source();
     }
     if found.has_errors() {
         return found;
     }
-    found.push(Diagnostic::error(Location::new(file, 0), chain(e)));
+    let text = chain(e);
+    found.push(match located(&text) {
+        Some((location, message)) => Diagnostic::error(location, message),
+        None => Diagnostic::error(Location::new(file, 0), text),
+    });
     found
+}
+
+/// A message that starts with `file:line: ` (as the participants' own errors do), split there.
+fn located(text: &str) -> Option<(Location, String)> {
+    let (head, rest) = text.split_once(": ")?;
+    let (path, line) = head.rsplit_once(':')?;
+    let line: usize = line.parse().ok()?;
+    (!path.is_empty() && !path.contains(' ')).then(|| (Location::new(path, line), rest.to_string()))
 }
 
 /// `outer: cause: root cause`, as anyhow prints an error chain with `{:#}`.
@@ -273,8 +318,15 @@ mod tests {
         let boxed: BuildError = Box::new(d.clone());
         assert_eq!(error_diagnostics(boxed.as_ref(), Path::new("p.yaml")), d);
 
+        let failure: BuildError = Box::new(BuildFailure::new([&d as &(dyn StdError + 'static)], "wrapped".into()));
+        assert_eq!(error_diagnostics(failure.as_ref(), Path::new("p.yaml")), d);
+
         let io: BuildError = Box::new(std::io::Error::other("disk on fire"));
         let found = error_diagnostics(io.as_ref(), Path::new("p.yaml"));
         assert_eq!(found.to_string(), "p.yaml: error: disk on fire");
+
+        let named: BuildError = Box::new(std::io::Error::other("fluid/p.yaml:7: body `a` needs a `location`"));
+        let found = error_diagnostics(named.as_ref(), Path::new("p.yaml"));
+        assert_eq!(found.to_string(), "fluid/p.yaml:7: error: body `a` needs a `location`");
     }
 }

@@ -10,7 +10,7 @@ use tidelink_adapter_core::config::PreciceConfig;
 use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::diagnostics::Diagnostics;
 use tidelink_adapter_core::driver::{Progress, RunSummary};
-use tidelink_adapter_core::participant::{self, BuildError, Built, Participant};
+use tidelink_adapter_core::participant::{self, BuildError, BuildFailure, Built, Participant};
 use tidelink_adapter_core::progress::LineReporter;
 use tidelink_adapter_core::spec::ParticipantFile;
 
@@ -23,7 +23,7 @@ impl Participant for Buoyancy {
     type Adapter = BuoyancyAdapter;
 
     fn build(file: &ParticipantFile, _cfg: &PreciceConfig) -> Result<Built<BuoyancyAdapter>, BuildError> {
-        Ok(build_adapter(file)?)
+        build_adapter(file).map_err(|e| BuildFailure::new(e.chain(), format!("{e:#}")).into())
     }
 }
 

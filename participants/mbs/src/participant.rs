@@ -11,7 +11,7 @@ use tidelink_adapter_core::config::PreciceConfig;
 use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::diagnostics::Diagnostics;
 use tidelink_adapter_core::driver::{Progress, RunSummary};
-use tidelink_adapter_core::participant::{self, BuildError, Built, Fact, Participant, BODY_TO_BODY};
+use tidelink_adapter_core::participant::{self, BuildError, BuildFailure, Built, Fact, Participant, BODY_TO_BODY};
 use tidelink_adapter_core::progress::LineReporter;
 use tidelink_adapter_core::spec::ParticipantFile;
 
@@ -34,7 +34,7 @@ impl Participant for Mbs {
     type Adapter = MbsAdapter;
 
     fn build(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<MbsAdapter>, BuildError> {
-        Ok(build_adapter(file, cfg)?)
+        build_adapter(file, cfg).map_err(|e| BuildFailure::new(e.chain(), format!("{e:#}")).into())
     }
 }
 

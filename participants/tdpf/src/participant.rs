@@ -15,7 +15,7 @@ use std::path::Path;
 use tidelink_adapter_core::config::{PreciceConfig, TimeWindowSize};
 use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::driver::{Progress, RunSummary};
-use tidelink_adapter_core::participant::{self, BuildError, Built, Fact, Participant, BODY_TO_BODY};
+use tidelink_adapter_core::participant::{self, BuildError, BuildFailure, Built, Fact, Participant, BODY_TO_BODY};
 use tidelink_adapter_core::progress::LineReporter;
 use tidelink_adapter_core::spec::ParticipantFile;
 use tidelink_bemio as bemio;
@@ -28,7 +28,7 @@ impl Participant for Tdpf {
     type Adapter = TdpfAdapter;
 
     fn build(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<TdpfAdapter>, BuildError> {
-        Ok(build_adapter(file, cfg)?)
+        build_adapter(file, cfg).map_err(|e| BuildFailure::new(e.chain(), format!("{e:#}")).into())
     }
 }
 

@@ -8,7 +8,7 @@ use tidelink_adapter_core::config::PreciceConfig;
 use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::driver::{Progress, RunSummary};
 use tidelink_adapter_core::mesh;
-use tidelink_adapter_core::participant::{self, BuildError, Built, Participant};
+use tidelink_adapter_core::participant::{self, BuildError, BuildFailure, Built, Participant};
 use tidelink_adapter_core::progress::LineReporter;
 use tidelink_adapter_core::spec::ParticipantFile;
 
@@ -19,7 +19,7 @@ impl Participant for Stream {
     type Adapter = StreamAdapter;
 
     fn build(file: &ParticipantFile, _cfg: &PreciceConfig) -> Result<Built<StreamAdapter>, BuildError> {
-        Ok(build_adapter(file)?)
+        build_adapter(file).map_err(|e| BuildFailure::new(e.chain(), format!("{e:#}")).into())
     }
 }
 

@@ -62,7 +62,9 @@ fn main() -> Result<()> {
     let fluid_file = case.join("fluid/participant.yaml");
     let fluid_config = config.clone();
     let fluid = std::thread::spawn(move || {
-        tidelink_buoyancy::run(&fluid_file, &fluid_config, Backend::Native).map(|_| ()).map_err(|e| format!("{e:#}"))
+        tidelink_buoyancy::run_with_progress(&fluid_file, &fluid_config, Backend::Native, &mut ())
+            .map(|_| ())
+            .map_err(|e| format!("{e:#}"))
     });
     let mut c = coupling::open(Backend::Native, "Solid", &config).context("opening the Solid")?;
     let summary = driver::run(&mut solid, c.as_mut(), ReadDataTime::WindowEnd, &mut ()).context("the Solid stopped")?;

@@ -288,12 +288,20 @@ participants:
     assert!(t.contains(&format!("[Solid] {}", wd.display())), "{t}");
 }
 
-/// A copy of the shipped sphere_drop case (tidelink-mbs and tidelink-buoyancy), with `edit`
-/// applied to the text of some of its files.
-fn sphere_drop_with(edits: &[(&str, &str, &str)]) -> Case {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/sphere_drop");
+/// A copy of the shipped case `configs/<name>` (its `files`), each file's text passed through `edit`.
+fn shipped_case(name: &str, files: &[&str], edit: impl Fn(&str, String) -> String) -> Case {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs").join(name);
     let case = Case(tempfile::tempdir().expect("temporary case folder"));
-    for f in [
+    for f in files {
+        let text = std::fs::read_to_string(root.join(f)).unwrap_or_else(|e| panic!("read {f}: {e}"));
+        case.write(f, &edit(f, text));
+    }
+    case
+}
+
+/// The shipped sphere_drop case (tidelink-mbs and tidelink-buoyancy) with `(file, from, to)` edits.
+fn sphere_drop_with(edits: &[(&str, &str, &str)]) -> Case {
+    let files = [
         "tidelink.yaml",
         "precice-config.xml",
         "fluid/participant.yaml",
@@ -301,17 +309,14 @@ fn sphere_drop_with(edits: &[(&str, &str, &str)]) -> Case {
         "solid/participant.yaml",
         "solid/model.yaml",
         "solid/solver.yaml",
-    ] {
-        let mut text = std::fs::read_to_string(root.join(f)).unwrap_or_else(|e| panic!("read {f}: {e}"));
-        for (file, from, to) in edits {
-            if *file == f {
-                assert!(text.contains(from), "{f} has no `{from}`");
-                text = text.replace(from, to);
-            }
+    ];
+    shipped_case("sphere_drop", &files, |f, mut text| {
+        for (file, from, to) in edits.iter().filter(|e| e.0 == f) {
+            assert!(text.contains(from), "{file} has no `{from}`");
+            text = text.replace(from, to);
         }
-        case.write(f, &text);
-    }
-    case
+        text
+    })
 }
 
 #[test]
@@ -363,30 +368,26 @@ fn a_participant_program_that_cannot_check_is_an_error_naming_it() {
 fn check_reports_a_body_to_body_mismatch_between_the_solid_and_the_tdpf_model() {
     let h5 = tidelink_adapter_core::testing::shared_path("data/rm3/rm3.h5");
     let data = h5.parent().expect("a folder").display().to_string();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/rm3_reg_waves");
+    let files = [
+        "tidelink.yaml",
+        "precice-config.xml",
+        "solid/participant.yaml",
+        "solid/model.yaml",
+        "solid/solver.yaml",
+        "fluid/participant.yaml",
+        "fluid/tdpf_model.yaml",
+    ];
     let copy = |solid_b2b: &str| {
-        let case = Case(tempfile::tempdir().expect("temporary case folder"));
-        for f in [
-            "tidelink.yaml",
-            "precice-config.xml",
-            "solid/participant.yaml",
-            "solid/model.yaml",
-            "solid/solver.yaml",
-            "fluid/participant.yaml",
-            "fluid/tdpf_model.yaml",
-        ] {
-            let mut text = std::fs::read_to_string(root.join(f)).unwrap_or_else(|e| panic!("read {f}: {e}"));
+        shipped_case("rm3_reg_waves", &files, |f, text| {
             // The shipped files reach the data relative to the repository; here it is wherever it is.
-            text = text
-                .replace("type: RELATIVE", "type: ABSOLUTE")
-                .replace("root: ../../../../shared/data/rm3", &format!("root: {data}"));
+            let text = text.replace("type: RELATIVE", "type: ABSOLUTE");
+            let text = text.replace("root: ../../../../shared/data/rm3", &format!("root: {data}"));
             if f == "solid/participant.yaml" {
                 assert!(text.contains("body_to_body: false"), "the shipped solid keeps own blocks only");
-                text = text.replace("body_to_body: false", solid_b2b);
+                return text.replace("body_to_body: false", solid_b2b);
             }
-            case.write(f, &text);
-        }
-        case
+            text
+        })
     };
     let same = copy("body_to_body: false");
     let o = tidelink(&["check"], same.path());

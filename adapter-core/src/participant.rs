@@ -153,6 +153,16 @@ pub fn build<P: Participant>(
     Ok((built, file))
 }
 
+/// As [`build`], logging the warnings; the adapter and the participant file.
+pub fn build_logged<P: Participant>(
+    participant_file: &Path,
+    precice_config: &Path,
+) -> Result<(P::Adapter, ParticipantFile), ParticipantError> {
+    let (built, file) = build::<P>(participant_file, precice_config)?;
+    built.warnings.log_warnings();
+    Ok((built.adapter, file))
+}
+
 /// Builds the participant, logs its warnings, opens the coupling on `backend` and runs the
 /// driver to the end; returns the summary and the adapter (for its output paths).
 pub fn run<P: Participant>(

@@ -11,7 +11,6 @@ use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::diagnostics::Diagnostics;
 use tidelink_adapter_core::driver::{Progress, RunSummary};
 use tidelink_adapter_core::participant::{self, BuildError, BuildFailure, Built, Participant};
-use tidelink_adapter_core::progress::LineReporter;
 use tidelink_adapter_core::spec::ParticipantFile;
 
 pub use tidelink_adapter_core::spec::DEFAULT_GRAVITY;
@@ -27,28 +26,16 @@ impl Participant for Buoyancy {
     }
 }
 
-/// Runs the participant described by `participant_file`, printing progress lines for the
-/// launcher.
-pub fn run(participant_file: &Path, precice_config: &Path, backend: Backend) -> Result<RunSummary> {
-    run_with_progress(participant_file, precice_config, backend, &mut LineReporter::default())
-}
-
-/// As [`run`], reporting progress to `progress` (tests pass `&mut ()`).
-pub fn run_with_progress(
-    participant_file: &Path,
-    precice_config: &Path,
-    backend: Backend,
-    progress: &mut dyn Progress,
-) -> Result<RunSummary> {
-    Ok(participant::run::<Buoyancy>(participant_file, precice_config, backend, progress)?.0)
+/// Runs the participant of `participant_file` to the end, reporting progress to `progress`
+/// (tests pass `&mut ()`).
+pub fn run_with_progress(file: &Path, xml: &Path, backend: Backend, progress: &mut dyn Progress) -> Result<RunSummary> {
+    Ok(participant::run::<Buoyancy>(file, xml, backend, progress)?.0)
 }
 
 /// Reads and cross-checks every file, returning the adapter ready to couple (and the
-/// participant file); all errors name their file and line.
+/// participant file); all errors name their file and line, warnings are logged.
 pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(BuoyancyAdapter, ParticipantFile)> {
-    let (built, file) = participant::build::<Buoyancy>(participant_file, precice_config)?;
-    built.warnings.log_warnings();
-    Ok((built.adapter, file))
+    Ok(participant::build_logged::<Buoyancy>(participant_file, precice_config)?)
 }
 
 /// The adapter of `file`: its model file and bodies.

@@ -58,9 +58,7 @@ pub fn run_with_progress(
 /// Reads and cross-checks every file, returning the adapter ready to couple (and the
 /// participant file); all errors name their file and line. Warnings are logged.
 pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(MbsAdapter, ParticipantFile)> {
-    let (built, file) = participant::build::<Mbs>(participant_file, precice_config)?;
-    built.warnings.log_warnings();
-    Ok((built.adapter, file))
+    Ok(participant::build_logged::<Mbs>(participant_file, precice_config)?)
 }
 
 /// As [`build`], returning the warnings (of the model and solver files, and about the added

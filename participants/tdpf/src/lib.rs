@@ -11,4 +11,4 @@ pub mod adapter;
 pub mod model_yaml;
 pub mod participant;
 
-pub use participant::{run, run_with_progress};
+pub use participant::run_with_progress;

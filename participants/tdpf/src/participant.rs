@@ -16,7 +16,6 @@ use tidelink_adapter_core::config::{PreciceConfig, TimeWindowSize};
 use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::driver::{Progress, RunSummary};
 use tidelink_adapter_core::participant::{self, BuildError, BuildFailure, Built, Fact, Participant, BODY_TO_BODY};
-use tidelink_adapter_core::progress::LineReporter;
 use tidelink_adapter_core::spec::ParticipantFile;
 use tidelink_bemio as bemio;
 use tidelink_tdpf_solver::hydro_model::{HydroModel, HydroOptions};
@@ -32,27 +31,16 @@ impl Participant for Tdpf {
     }
 }
 
-/// Runs the participant described by `participant_file`, printing progress lines for the launcher.
-pub fn run(participant_file: &Path, precice_config: &Path, backend: Backend) -> Result<RunSummary> {
-    run_with_progress(participant_file, precice_config, backend, &mut LineReporter::default())
+/// Runs the participant of `participant_file` to the end, reporting progress to `progress`
+/// (tests pass `&mut ()`).
+pub fn run_with_progress(file: &Path, xml: &Path, backend: Backend, progress: &mut dyn Progress) -> Result<RunSummary> {
+    Ok(participant::run::<Tdpf>(file, xml, backend, progress)?.0)
 }
 
-/// As [`run`], reporting progress to `progress` (tests pass `&mut ()`).
-pub fn run_with_progress(
-    participant_file: &Path,
-    precice_config: &Path,
-    backend: Backend,
-    progress: &mut dyn Progress,
-) -> Result<RunSummary> {
-    Ok(participant::run::<Tdpf>(participant_file, precice_config, backend, progress)?.0)
-}
-
-/// Reads and cross-checks every file (participant YAML, XML, model YAML, HDF5), returning the
-/// adapter ready to couple and the participant file; all configuration errors come out here.
+/// Reads and cross-checks every file, returning the adapter ready to couple (and the
+/// participant file); all errors name their file and line, warnings are logged.
 pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(TdpfAdapter, ParticipantFile)> {
-    let (built, file) = participant::build::<Tdpf>(participant_file, precice_config)?;
-    built.warnings.log_warnings();
-    Ok((built.adapter, file))
+    Ok(participant::build_logged::<Tdpf>(participant_file, precice_config)?)
 }
 
 /// The adapter of `file` with its facts: the model file, the hydrodynamic file, the bodies.

@@ -9,7 +9,6 @@ use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::driver::{Progress, RunSummary};
 use tidelink_adapter_core::mesh;
 use tidelink_adapter_core::participant::{self, BuildError, BuildFailure, Built, Participant};
-use tidelink_adapter_core::progress::LineReporter;
 use tidelink_adapter_core::spec::ParticipantFile;
 
 /// The stand-in participant `tidelink-stream`: drag of a uniform stream on the points of a plate.
@@ -23,28 +22,16 @@ impl Participant for Stream {
     }
 }
 
-/// Runs the participant described by `participant_file`, printing progress lines for the
-/// launcher.
-pub fn run(participant_file: &Path, precice_config: &Path, backend: Backend) -> Result<RunSummary> {
-    run_with_progress(participant_file, precice_config, backend, &mut LineReporter::default())
-}
-
-/// As [`run`], reporting progress to `progress` (tests pass `&mut ()`).
-pub fn run_with_progress(
-    participant_file: &Path,
-    precice_config: &Path,
-    backend: Backend,
-    progress: &mut dyn Progress,
-) -> Result<RunSummary> {
-    Ok(participant::run::<Stream>(participant_file, precice_config, backend, progress)?.0)
+/// Runs the participant of `participant_file` to the end, reporting progress to `progress`
+/// (tests pass `&mut ()`).
+pub fn run_with_progress(file: &Path, xml: &Path, backend: Backend, progress: &mut dyn Progress) -> Result<RunSummary> {
+    Ok(participant::run::<Stream>(file, xml, backend, progress)?.0)
 }
 
 /// Reads and cross-checks every file, returning the adapter ready to couple (and the
-/// participant file); all errors name their file and line.
+/// participant file); all errors name their file and line, warnings are logged.
 pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(StreamAdapter, ParticipantFile)> {
-    let (built, file) = participant::build::<Stream>(participant_file, precice_config)?;
-    built.warnings.log_warnings();
-    Ok((built.adapter, file))
+    Ok(participant::build_logged::<Stream>(participant_file, precice_config)?)
 }
 
 /// The adapter of `file`: its model file and bodies.

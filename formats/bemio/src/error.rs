@@ -25,29 +25,74 @@ impl fmt::Display for Shape {
 pub enum BemioError {
     /// The file does not exist, cannot be read, or is not HDF5.
     #[error("{}: cannot open as an HDF5 file: {reason}", file.display())]
-    Open { file: PathBuf, reason: String },
+    Open {
+        /// The file, as given.
+        file: PathBuf,
+        /// The operating system's or HDF5's message.
+        reason: String,
+    },
 
     /// A required dataset (or group) is absent.
     #[error("{}: missing dataset {path}", file.display())]
-    Missing { file: PathBuf, path: String },
+    Missing {
+        /// The file, as given.
+        file: PathBuf,
+        /// The HDF5 path of the dataset or group.
+        path: String,
+    },
 
     /// A dataset exists but its shape is not the one the layout (and the rest of the file) implies.
     #[error("{}: {path} has shape {found}, expected {expected}", file.display())]
-    Shape { file: PathBuf, path: String, found: Shape, expected: String },
+    Shape {
+        /// The file, as given.
+        file: PathBuf,
+        /// The HDF5 path of the dataset or group.
+        path: String,
+        /// The shape in the file.
+        found: Shape,
+        /// The shape the layout implies, with what its axes mean.
+        expected: String,
+    },
 
     /// HDF5 failed to read a dataset, or it has a type we cannot convert (e.g. a string where numbers belong).
     #[error("{}: cannot read {path}: {reason}", file.display())]
-    Read { file: PathBuf, path: String, reason: String },
+    Read {
+        /// The file, as given.
+        file: PathBuf,
+        /// The HDF5 path of the dataset or group.
+        path: String,
+        /// HDF5's message or the type found.
+        reason: String,
+    },
 
     /// A dataset was read but its values make no sense (non-positive density, unsorted frequencies, …).
     #[error("{}: {path}: {reason}", file.display())]
-    Invalid { file: PathBuf, path: String, reason: String },
+    Invalid {
+        /// The file, as given.
+        file: PathBuf,
+        /// The HDF5 path of the dataset or group.
+        path: String,
+        /// What is wrong with the values.
+        reason: String,
+    },
 
     /// The model has more hydrodynamic bodies than the file has `/body{i}` groups.
     #[error("{}: the file has {in_file} bodies but the model needs {ours}", file.display())]
-    TooFewBodies { file: PathBuf, in_file: usize, ours: usize },
+    TooFewBodies {
+        /// The file, as given.
+        file: PathBuf,
+        /// `/body{i}` groups in the file.
+        in_file: usize,
+        /// Hydrodynamic bodies of the model.
+        ours: usize,
+    },
 
     /// In strict mode: the i-th body of the model is not named like `/body{i+1}` of the file.
     #[error("{}: {message}", file.display())]
-    NameMismatch { file: PathBuf, message: String },
+    NameMismatch {
+        /// The file, as given.
+        file: PathBuf,
+        /// Which index, and the two names.
+        message: String,
+    },
 }

@@ -6,6 +6,8 @@
 //! file order: the i-th body is `/body{i+1}`, which is how coupling bodies are matched
 //! ([`check_body_names`]).
 
+#![warn(missing_docs)]
+
 mod body;
 mod error;
 mod h5;

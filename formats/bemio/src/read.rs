@@ -45,8 +45,6 @@ pub fn read(path: &Path) -> Result<HydroData, BemioError> {
     Ok(HydroData { source: path.to_path_buf(), code, rho, g, depth, omega, headings_deg, bodies })
 }
 
-/// Checks the index association "i-th model body ↔ `/body{i+1}`": fewer file bodies than ours is an
-
 /// The sizes every per-body shape is checked against.
 pub(crate) struct Dims {
     pub(crate) nb: usize,

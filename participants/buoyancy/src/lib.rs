@@ -6,6 +6,8 @@
 //!   `model_yaml`, `adapter` and `participant` are the glue.
 //! - `tidelink-stream` ([`stream`]): drag of a uniform stream on the points of a plate (the flap).
 
+#![warn(missing_docs)]
+
 pub mod adapter;
 pub mod model_yaml;
 pub mod participant;

@@ -40,7 +40,9 @@ struct BuoyancySection {
 /// What the model file describes: the sphere and, optionally, where it starts.
 #[derive(Debug, Clone)]
 pub struct BuoyancyModel {
+    /// The checked sphere and water, under the participant file's gravity.
     pub sphere: SphereInWater,
+    /// Initial centre (m), used when the participant file gives no body location.
     pub location: Option<Vector3<f64>>,
 }
 

@@ -8,7 +8,9 @@ use tidelink_mbs_solver::dynamics::body_set::BodyHandle;
 /// reference of DISPLACEMENTS).
 #[derive(Debug, Clone)]
 pub struct CouplingBody {
+    /// The body's name in the model and the participant file.
     pub name: String,
+    /// The body in the solver's body set.
     pub handle: BodyHandle,
     /// The coupling points in the body's reference frame (empty: the body is coupled
     /// through its reference frame on RIGID_BODY_REFS meshes).

@@ -20,20 +20,29 @@ use tidelink_mbs_solver::Model;
 /// The flap's data (SI units); the defaults are those of Chrono's flap_openfoam model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FlapSettings {
+    /// The participant's name in the preCICE XML.
     pub participant: String,
+    /// The RIGID_BODY_POINTS mesh of the outline.
     pub mesh: String,
+    /// The DISPLACEMENTS data written on the mesh.
     pub displacement: String,
+    /// The FORCES data read on the mesh.
     pub force: String,
-    /// Flap mass (kg), COM distance from the hinge along the flap (m), inertia about the COM.
+    /// Flap mass (kg).
     pub mass: f64,
+    /// COM distance from the hinge along the flap (m).
     pub com: f64,
+    /// Principal moments of inertia about the COM (kg·m²).
     pub inertia: Vector3<f64>,
-    /// Flap length and thickness (m): the outline the coupling points lie on.
+    /// Flap length (m): the outline the coupling points lie on.
     pub length: f64,
+    /// Flap thickness (m).
     pub thickness: f64,
-    /// Spring coefficient (N m/rad) before and after `stiffen_at` (s).
+    /// Spring coefficient (N m/rad) before `stiffen_at`.
     pub stiffness: f64,
+    /// Spring coefficient (N m/rad) from `stiffen_at` on: exercises a callback changing the model mid-run.
     pub stiffness_after: f64,
+    /// When the spring stiffens (s).
     pub stiffen_at: f64,
     /// HHT step (s); the driver takes min(step, rest of the window).
     pub time_step: f64,

@@ -7,6 +7,8 @@
 //! adapter (meshes, data exchange, checkpoints, output, pacing); [`participant`] turns the files
 //! into a ready adapter; [`flap`] builds the flap case's solid in code.
 
+#![warn(missing_docs)]
+
 pub mod adapter;
 pub mod added_mass;
 pub mod coupling_body;

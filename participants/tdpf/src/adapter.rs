@@ -51,12 +51,19 @@ const STEP_TOLERANCE: f64 = 1e-9;
 /// and the added-mass data the XML has this participant write.
 #[derive(Debug, Clone)]
 pub struct Interface {
+    /// The RIGID_BODY_REFS mesh: one vertex per body.
     pub mesh: String,
+    /// POSITIONS read: the bodies' reference points (m).
     pub positions: String,
+    /// ROTATIONS read (rotation vectors, rad); without them the initial orientation is kept.
     pub rotations: Option<String>,
+    /// LINEAR_VELOCITIES read: the radiation history needs them.
     pub velocities: String,
+    /// ANGULAR_VELOCITIES read (world axes); without them the bodies do not turn.
     pub angular_velocities: Option<String>,
+    /// FORCES written (N, world).
     pub forces: String,
+    /// TORQUES written (N·m about the reference point); without them the moments are dropped.
     pub torques: Option<String>,
     /// `(mesh, data)` of each FluidAddedMass write.
     pub added_mass: Vec<(String, String)>,
@@ -165,6 +172,7 @@ impl Interface {
 /// One coupling body: its initial pose and the offset from its reference point to the file's cg.
 #[derive(Debug, Clone)]
 pub struct CouplingBody {
+    /// The participant file's body name, compared with the hydrodynamic file's.
     pub name: String,
     /// Initial reference point (m): the vertex.
     pub location: Vector3<f64>,

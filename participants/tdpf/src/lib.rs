@@ -7,6 +7,8 @@
 //! and velocities in, forces and torques out, the whole window per call, zero added-mass
 //! increments) and [`participant`] (files to a running participant; the `tidelink-tdpf` binary).
 
+#![warn(missing_docs)]
+
 pub mod adapter;
 pub mod model_yaml;
 pub mod participant;

@@ -105,15 +105,19 @@ struct WavesSection {
 /// What the model file describes, ready for [`tidelink_tdpf_solver::hydro_model::HydroOptions`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct TdpfModel {
+    /// `model.name`, for logs.
     pub name: String,
     /// The hydrodynamic file, resolved (exists when `load` returns).
     pub h5_file: PathBuf,
+    /// The incident wave (`waves:`); still water when absent.
     pub waves: WaveSpec,
+    /// The radiation memory model (`radiation:`); convolution over the IRF span by default.
     pub radiation: RadiationMethod,
     /// Default true (Chrono/HydroChrono); false reproduces WEC-Sim's default `b2b = 0`.
     pub body_to_body: bool,
     /// Where `body_to_body` is set (the `model` key when it is the default).
     pub body_to_body_loc: Location,
+    /// Whether a body-name mismatch with the hydrodynamic file is an error rather than a warning.
     pub strict_body_names: bool,
 }
 

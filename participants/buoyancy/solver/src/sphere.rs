@@ -22,8 +22,16 @@ use thiserror::Error;
 /// A parameter the formulas cannot work with; raised when the model is built.
 #[derive(Debug, Error, PartialEq)]
 pub enum ModelError {
+    /// A parameter out of its range or not finite.
     #[error("{name} must be {rule}, got {value}")]
-    InvalidParameter { name: &'static str, rule: &'static str, value: f64 },
+    InvalidParameter {
+        /// The parameter, as the model file spells it.
+        name: &'static str,
+        /// What it must be ("a positive number").
+        rule: &'static str,
+        /// The value given.
+        value: f64,
+    },
 }
 
 /// A sphere in water: the fixed data of the buoyancy and drag formulas.
@@ -63,9 +71,11 @@ impl SphereInWater {
         Ok(SphereInWater { radius, water_level, fluid_density, drag_coefficient, gravity })
     }
 
+    /// Sphere radius R (m).
     pub fn radius(&self) -> f64 {
         self.radius
     }
+    /// The gravity the buoyancy opposes (m/s²); it must match the solid's.
     pub fn gravity(&self) -> Vector3<f64> {
         self.gravity
     }

@@ -20,13 +20,23 @@ pub enum MbsError {
     UnknownHandle(usize),
     /// A saved state of another body set (different number of bodies).
     #[error("the saved state holds {saved} bodies, the body set {actual}")]
-    StateMismatch { saved: usize, actual: usize },
+    StateMismatch {
+        /// Bodies in the saved state.
+        saved: usize,
+        /// Bodies in the set it was restored into.
+        actual: usize,
+    },
     /// The integration produced NaN or infinity (a load or a step size out of range).
     #[error("body {0} left the finite range during the step (its state is NaN or infinite)")]
     Diverged(usize),
     /// A joint or force element that cannot be built as given.
     #[error("`{name}` {why}")]
-    InvalidElement { name: String, why: String },
+    InvalidElement {
+        /// The element's name in the model.
+        name: String,
+        /// What is wrong, worded to follow the name.
+        why: String,
+    },
     /// HHT's α outside its stable range.
     #[error("HHT alpha must lie in [-1/3, 0], got {0}")]
     InvalidAlpha(f64),
@@ -39,10 +49,22 @@ pub enum MbsError {
     /// The Newton step was NaN or infinite (a singular matrix: redundant or degenerate joints,
     /// a zero mass direction, or loads out of range).
     #[error("the Newton step at t = {time} s is not finite (singular Newton matrix); elements involved: {}", elements.join(", "))]
-    NonFiniteNewtonStep { time: f64, elements: Vec<String> },
+    NonFiniteNewtonStep {
+        /// The time at the start of the step (s).
+        time: f64,
+        /// The joints and force elements (the free bodies when there are none), as suspects.
+        elements: Vec<String>,
+    },
     /// Newton did not meet its tolerances within the allowed iterations.
     #[error("Newton did not converge at t = {time} s after {iterations} iterations (constraint residual {residual:e}); reduce the time step or raise max_iterations")]
-    NotConverged { time: f64, iterations: usize, residual: f64 },
+    NotConverged {
+        /// The time at the start of the step (s).
+        time: f64,
+        /// Iterations taken.
+        iterations: usize,
+        /// The largest constraint residual `|Φ|∞` at the last iteration.
+        residual: f64,
+    },
     /// Added-mass coefficients refused (shape, handle, symmetry, positive definiteness).
     #[error(transparent)]
     AddedMass(#[from] AddedMassError),

@@ -7,6 +7,8 @@
 //! [`MultibodySystem`] that one integrator advances, [`geometry`] the shapes attached to bodies,
 //! [`state`] bitwise save and restore.
 
+#![warn(missing_docs)]
+
 pub mod added_mass;
 pub mod dynamics;
 pub mod error;

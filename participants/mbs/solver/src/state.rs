@@ -6,15 +6,20 @@ use nalgebra::{UnitQuaternion, Vector3};
 /// The kinematic state of one body (COM position and orientation, velocities).
 #[derive(Debug, Clone, PartialEq)]
 pub struct BodyState {
+    /// COM position (m, world).
     pub position: Vector3<f64>,
+    /// Orientation of the COM frame (world).
     pub orientation: UnitQuaternion<f64>,
+    /// COM velocity (m/s, world).
     pub linvel: Vector3<f64>,
+    /// Angular velocity (rad/s, world axes).
     pub angvel: Vector3<f64>,
 }
 
 /// The states of every body of a set, in handle order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BodySetState {
+    /// One state per body; restoring checks that the count matches.
     pub bodies: Vec<BodyState>,
 }
 
@@ -43,8 +48,11 @@ impl BodySetState {
 pub struct IntegratorHistory {
     /// The integrator's time (for messages).
     pub time: f64,
+    /// Generalized accelerations of the last step, 6 per free body (HHT's predictor needs them).
     pub accelerations: Vec<f64>,
+    /// Constraint multipliers of the last step, one per joint equation.
     pub multipliers: Vec<f64>,
+    /// The last step's force residual, which HHT's α weighting carries into the next step.
     pub residual: Vec<f64>,
 }
 

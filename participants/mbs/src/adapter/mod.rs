@@ -213,7 +213,8 @@ impl Adapter for MbsAdapter {
 
     fn initialize_participant(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
         let sys = &self.system;
-        if !(sys.joints.is_empty() && sys.forces.is_empty()) && !self.integrator.handles_constraints() {
+        let has_elements = !(sys.joints.is_empty() && sys.forces.is_empty());
+        if has_elements && !self.integrator.handles_constraints() {
             return Err(AdapterError::config(format!(
                 "the model has {} joints and {} force elements, which the {} integrator cannot keep; \
                  set the solver file's integrator type to HHT or Euler_implicit_linearized",

@@ -10,9 +10,11 @@ use tidelink_adapter_core::{AdapterError, AdapterResult};
 /// Where and how often the CSV series is written.
 #[derive(Debug, Clone)]
 pub struct OutputSettings {
+    /// Where the files go (created if missing).
     pub directory: PathBuf,
     /// Rows per second of coupled time; `None` writes one row per window.
     pub fps: Option<f64>,
+    /// CSV per body or one HDF5 file.
     pub format: OutputFormat,
 }
 

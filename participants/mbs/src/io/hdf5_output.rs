@@ -42,9 +42,11 @@ impl Hdf5Output {
         self.next_frame = (frame + slack).floor() + 1.0;
         true
     }
+    /// The file written, for the run report.
     pub fn path(&self) -> &Path {
         &self.path
     }
+    /// Buffers `row` for coupling body `body` (an index out of range is ignored).
     pub fn push(&mut self, body: usize, row: Row) {
         if let Some((_, rows)) = self.bodies.get_mut(body) {
             rows.push(row);

@@ -1,4 +1,4 @@
-//! Files in and out: Chrono's MBS model file ([`model_yaml`], with its shapes in [`shape_yaml`]) and
+//! Files in and out: Chrono's MBS model file ([`model_yaml`], with its shapes in `shape_yaml`) and
 //! solver file ([`solver_yaml`]) into solver structs; the body states out as CSV ([`output`]), HDF5
 //! ([`hdf5_output`]) and PNG plots ([`plot`]).
 

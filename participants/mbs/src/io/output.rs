@@ -14,12 +14,19 @@ pub const HEADER: &str = "time,x,y,z,rx,ry,rz,vx,vy,vz,wx,wy,wz,fx,fy,fz,tx,ty,t
 /// point's velocity, the angular velocity and the loads applied over the last window.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
+    /// Coupled time of the row (s).
     pub time: f64,
+    /// Reference frame origin (m, world).
     pub position: Vector3<f64>,
+    /// Reference frame orientation as a rotation vector (rad, world).
     pub rotation: Vector3<f64>,
+    /// Velocity of the reference frame origin (m/s, world).
     pub linvel: Vector3<f64>,
+    /// Angular velocity (rad/s, world axes).
     pub angvel: Vector3<f64>,
+    /// Coupling force applied over the last window (N, world).
     pub force: Vector3<f64>,
+    /// Coupling torque applied over the last window (N·m, world axes).
     pub torque: Vector3<f64>,
 }
 

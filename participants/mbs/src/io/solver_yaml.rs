@@ -64,6 +64,7 @@ pub enum IntegratorKind {
 /// The solver settings the participant uses.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SolverSettings {
+    /// `integrator.type`, HHT when absent.
     pub integrator: IntegratorKind,
     /// The integrator step; the participant advances by `min(time_step, rest of window)`.
     pub time_step: f64,

@@ -7,6 +7,8 @@
 //! wave excitation; [`hydro_model`] combines them into the total load, stepped at a fixed step with
 //! the state time explicit in its API.
 
+#![warn(missing_docs)]
+
 pub mod excitation;
 pub mod hydro_model;
 pub mod hydrostatics;

@@ -1,6 +1,7 @@
 //! Shared pieces of the participant tests: a preCICE XML generator for a TDPF ("Fluid") and a solid
 //! ("Solid") participant, the TDPF participant and model files, and a scripted solid adapter that
 //! holds its bodies fixed and records the loads it reads.
+// Each test binary compiles this module and uses only part of it.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};

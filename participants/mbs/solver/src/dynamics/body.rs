@@ -29,6 +29,7 @@ pub struct RigidBody {
 }
 
 impl RigidBody {
+    /// Mass (kg); that of a fixed body is never used.
     pub fn mass(&self) -> f64 {
         self.mass
     }
@@ -50,6 +51,8 @@ impl RigidBody {
         let r = self.orientation.to_rotation_matrix();
         r.matrix() * self.inv_inertia * r.matrix().transpose()
     }
+    /// The COM frame relative to the reference frame (fixed for the body's life): how the
+    /// reference pose that users place and exchange follows from the COM state.
     pub fn com_offset(&self) -> &Isometry3<f64> {
         &self.com_offset
     }

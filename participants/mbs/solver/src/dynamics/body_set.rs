@@ -35,15 +35,19 @@ impl BodySet {
         self.bodies.push(body);
         BodyHandle(self.bodies.len() - 1)
     }
+    /// The body of `h`; `None` for a handle of another set.
     pub fn get(&self, h: BodyHandle) -> Option<&RigidBody> {
         self.bodies.get(h.0)
     }
+    /// The body of `h` for changing its velocity or loads.
     pub fn get_mut(&mut self, h: BodyHandle) -> Option<&mut RigidBody> {
         self.bodies.get_mut(h.0)
     }
+    /// Number of bodies, fixed ones included.
     pub fn len(&self) -> usize {
         self.bodies.len()
     }
+    /// Whether the set has no body.
     pub fn is_empty(&self) -> bool {
         self.bodies.is_empty()
     }
@@ -51,6 +55,7 @@ impl BodySet {
     pub fn iter(&self) -> impl Iterator<Item = (BodyHandle, &RigidBody)> {
         self.bodies.iter().enumerate().map(|(i, b)| (BodyHandle(i), b))
     }
+    /// As [`Self::iter`], for changing velocities or loads.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (BodyHandle, &mut RigidBody)> {
         self.bodies.iter_mut().enumerate().map(|(i, b)| (BodyHandle(i), b))
     }

@@ -12,7 +12,9 @@ pub type Block12 = SMatrix<f64, 12, 12>;
 /// A force at the COM and a torque about it, world axes.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Wrench {
+    /// Force acting at the COM (N, world).
     pub force: Vector3<f64>,
+    /// Torque about the COM (N·m, world axes).
     pub torque: Vector3<f64>,
 }
 
@@ -58,9 +60,11 @@ impl ForceElementSet {
         self.elements.push(e);
         self.elements.len() - 1
     }
+    /// Number of elements.
     pub fn len(&self) -> usize {
         self.elements.len()
     }
+    /// Whether the set has no element.
     pub fn is_empty(&self) -> bool {
         self.elements.is_empty()
     }

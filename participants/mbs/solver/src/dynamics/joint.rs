@@ -50,9 +50,13 @@ impl JointKind {
 /// One joint: its family, its bodies and its frame on each body (relative to the COM frame).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Joint {
+    /// The model's name of the joint, for messages and output.
     pub name: String,
+    /// Which equations the joint imposes.
     pub kind: JointKind,
+    /// The body that carries frame 1 (for a point-on-line joint, the line).
     pub body1: BodyHandle,
+    /// The body that carries frame 2.
     pub body2: BodyHandle,
     frame1: Isometry3<f64>,
     frame2: Isometry3<f64>,
@@ -209,12 +213,15 @@ impl JointSet {
         self.joints.push(joint);
         JointHandle(self.joints.len() - 1)
     }
+    /// The joint of `h`; `None` for a handle of another set.
     pub fn get(&self, h: JointHandle) -> Option<&Joint> {
         self.joints.get(h.0)
     }
+    /// Number of joints.
     pub fn len(&self) -> usize {
         self.joints.len()
     }
+    /// Whether the set has no joint (a system of free bodies).
     pub fn is_empty(&self) -> bool {
         self.joints.is_empty()
     }

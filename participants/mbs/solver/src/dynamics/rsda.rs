@@ -14,8 +14,11 @@ use nalgebra::{Matrix3, Unit, Vector3};
 /// a revolute joint; the angle is continuous within (−π, π] of the start.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rsda {
+    /// The model's name, by which a controller finds it ([`crate::ForceElementSet::find_mut`]).
     pub name: String,
+    /// The body that carries the axis; it gets the reaction torque.
     pub body1: BodyHandle,
+    /// The body whose rotation relative to body 1 is `θ`.
     pub body2: BodyHandle,
     axis1: Vector3<f64>,
     ref1: Vector3<f64>,
@@ -32,6 +35,7 @@ pub struct Rsda {
 
 impl Rsda {
     /// An RSDA about `axis` (world, current configuration).
+    // One argument per key of Chrono's `rsdas` entry; a builder would only rename them.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         name: &str,

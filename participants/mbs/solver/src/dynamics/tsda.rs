@@ -12,8 +12,11 @@ use nalgebra::{Matrix3, SMatrix, Vector3};
 /// A TSDA with its points held in each body's COM frame.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tsda {
+    /// The model's name, by which a controller finds it ([`crate::ForceElementSet::find_mut`]).
     pub name: String,
+    /// The body of point 1.
     pub body1: BodyHandle,
+    /// The body of point 2.
     pub body2: BodyHandle,
     local1: Vector3<f64>,
     local2: Vector3<f64>,
@@ -40,6 +43,7 @@ struct Line {
 impl Tsda {
     /// A TSDA between `point1` on body 1 and `point2` on body 2 (world, in the bodies'
     /// current configuration).
+    // One argument per key of Chrono's `tsdas` entry; a builder would only rename them.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         name: &str,

@@ -9,23 +9,32 @@ use std::path::PathBuf;
 /// A shape primitive, in its own frame (centre at the origin; axes as documented).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ShapeKind {
+    /// A sphere centred on the origin.
     Sphere {
+        /// Radius (m).
         radius: f64,
     },
-    /// Full edge lengths along the shape frame's x, y, z.
+    /// A box centred on the origin, edges along the shape frame's axes.
     Box {
+        /// Full edge lengths along the shape frame's x, y, z (m).
         dimensions: Vector3<f64>,
     },
     /// Axis along the shape frame's `axis` (unit), centred on the origin.
     Cylinder {
+        /// Radius (m).
         radius: f64,
+        /// Full length along the axis (m).
         length: f64,
+        /// Unit axis direction in the shape frame.
         axis: Vector3<f64>,
     },
     /// A convex hull or a triangle mesh read from a file, scaled.
     Mesh {
+        /// The mesh file as the model names it; the solver never reads it.
         filename: PathBuf,
+        /// Uniform scale applied to the file's coordinates.
         scale: f64,
+        /// `true` for the convex hull of the mesh (Chrono's `HULL`), `false` for the mesh itself (`MESH`).
         convex_hull: bool,
     },
 }
@@ -33,7 +42,9 @@ pub enum ShapeKind {
 /// A shape placed on a body: where it sits in the body's reference frame, and what for.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BodyShape {
+    /// The body the shape moves with.
     pub body: BodyHandle,
+    /// The primitive or mesh.
     pub kind: ShapeKind,
     /// Pose of the shape frame in the body's reference frame.
     pub pose: Isometry3<f64>,

@@ -74,7 +74,9 @@ pub struct Assembled {
 /// Everything the integrators need besides the bodies themselves.
 #[derive(Debug, Clone, Copy)]
 pub struct System<'a> {
+    /// The joints whose rows enter `Φ` and `Φ_q`.
     pub joints: &'a JointSet,
+    /// The force elements whose wrenches and Jacobians enter `Q`, `K` and `C`.
     pub forces: &'a ForceElementSet,
     /// Difference force elements even where they give an analytical Jacobian (tests).
     pub force_numerical: bool,

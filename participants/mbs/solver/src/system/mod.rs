@@ -15,8 +15,11 @@ use nalgebra::{DMatrix, Vector3};
 /// Everything an integration step needs besides the integrator's own history.
 #[derive(Debug, Clone)]
 pub struct MultibodySystem {
+    /// The bodies and the gravity on them.
     pub bodies: BodySet,
+    /// The constraints between bodies.
     pub joints: JointSet,
+    /// The spring-dampers and actuators between bodies.
     pub forces: ForceElementSet,
     /// `A∞` of the hydrodynamic bodies, in the mass matrix of every step; checked (symmetric,
     /// `M + A∞` positive definite) before the first step after it is set or changed.

@@ -9,7 +9,9 @@ use crate::geometry::shape::BodyShape;
 /// Bodies under one gravity, with names, and the joints and force elements between them.
 #[derive(Debug, Clone)]
 pub struct Model {
+    /// The model file's `name`, for output headers.
     pub name: Option<String>,
+    /// The bodies in file order, under the model's gravity.
     pub bodies: BodySet,
     /// Joints, in file order.
     pub joints: JointSet,

@@ -8,23 +8,56 @@ use thiserror::Error;
 /// Why a [`super::HydroModel`] could not be built or evaluated.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum HydroError {
+    /// `HydroOptions::bodies` is zero.
     #[error("the model needs at least one body")]
     NoBodies,
+    /// The model asks for more bodies than the file has.
     #[error("the model has {ours} bodies but the hydrodynamic file only {in_file}")]
-    TooFewBodies { ours: usize, in_file: usize },
+    TooFewBodies {
+        /// Bodies the model asks for.
+        ours: usize,
+        /// Bodies in the file.
+        in_file: usize,
+    },
+    /// An evaluation with a different number of states than bodies.
     #[error("{got} body states given, the model has {expected} bodies")]
-    StateCount { got: usize, expected: usize },
+    StateCount {
+        /// States given.
+        got: usize,
+        /// Bodies of the model.
+        expected: usize,
+    },
+    /// An evaluation off the radiation history's clock (tdpf-loads.md §7): never re-stamped silently.
     #[error(
         "loads requested for states at t = {t} s, but the radiation history is stepped at dt = {dt} s and its next \
          sample is t = {expected} s: evaluate once per step, at k·dt, in order"
     )]
-    StateTime { t: f64, expected: f64, dt: f64 },
+    StateTime {
+        /// The time asked for (s).
+        t: f64,
+        /// The history's next sample time (s).
+        expected: f64,
+        /// The history's step (s).
+        dt: f64,
+    },
+    /// A body state with NaN or infinity, which would poison the radiation history.
     #[error("body {body}: state contains a non-finite value")]
-    NonFiniteState { body: usize },
+    NonFiniteState {
+        /// The body index.
+        body: usize,
+    },
+    /// The radiation model could not be built or stepped.
     #[error("radiation: {0}")]
     Radiation(#[from] RadiationError),
+    /// A body's excitation model could not be built.
     #[error("excitation of body {body}: {source}")]
-    Excitation { body: usize, source: ExcitationError },
+    Excitation {
+        /// The body index.
+        body: usize,
+        /// Why.
+        source: ExcitationError,
+    },
+    /// The wave specification is invalid.
     #[error("waves: {0}")]
     Wave(#[from] WaveError),
 }

@@ -8,9 +8,17 @@ use crate::waves::{FrequencyBand, Ramp, Spectrum};
 pub enum RadiationMethod {
     /// Direct convolution of the file's IRF (Chrono's choice). `truncation`: memory length (s),
     /// default the IRF span; `entry_tolerance`: skip IRF entries below this relative peak (0 = none).
-    Convolution { truncation: Option<f64>, entry_tolerance: f64 },
+    Convolution {
+        /// Memory length T (s); `None` is the file's IRF span.
+        truncation: Option<f64>,
+        /// Relative peak below which an IRF entry is skipped as BEM noise (0: only zero entries).
+        entry_tolerance: f64,
+    },
     /// The file's state-space realisations (WEC-Sim's `ssCalc`).
-    StateSpace { feedthrough: Feedthrough },
+    StateSpace {
+        /// Whether the realisations' `D` enters the force (WEC-Sim ignores it).
+        feedthrough: Feedthrough,
+    },
 }
 
 impl Default for RadiationMethod {
@@ -36,14 +44,31 @@ pub enum WaveSpec {
     #[default]
     None,
     /// η(0, t) = H/2 cos(2πt/T + phase), `heading_deg` 0 = towards +x; `ramp` multiplies the force.
-    Regular { height: f64, period: f64, phase: f64, heading_deg: f64, ramp: Ramp },
+    Regular {
+        /// Wave height H (m), twice the amplitude.
+        height: f64,
+        /// Period T (s).
+        period: f64,
+        /// Phase at the origin at t = 0 (rad).
+        phase: f64,
+        /// Direction of travel (degrees, 0 = towards +x); must lie within the file's headings.
+        heading_deg: f64,
+        /// Fade-in of the excitation force.
+        ramp: Ramp,
+    },
     /// A spectrum on `band` (default: the file's frequency range, 500 components) with phases from `seed`.
     Irregular {
+        /// The sea state (Hs, Tp, shape).
         spectrum: Spectrum,
+        /// Component frequencies; `None` is the file's frequency range with 500 components.
         band: Option<FrequencyBand>,
+        /// Seed of the random phases: the same seed gives the same sea bit for bit.
         seed: u64,
+        /// Direction of travel (degrees, 0 = towards +x).
         heading_deg: f64,
+        /// Fade-in, of the force (superposition) or of η (convolution).
         ramp: Ramp,
+        /// Superposition of X(ω_i) or convolution with the excitation IRF.
         method: IrregularMethod,
     },
 }
@@ -57,7 +82,9 @@ pub struct HydroOptions {
     pub dt: f64,
     /// Full 6N radiation coupling (true, Chrono) or own blocks only (false, WEC-Sim's default).
     pub body_to_body: bool,
+    /// Convolution or state space for the radiation memory.
     pub radiation: RadiationMethod,
+    /// The incident wave, for the excitation.
     pub waves: WaveSpec,
     /// Gravity magnitude for hydrostatics (m/s²); `None` = the file's g.
     pub gravity: Option<f64>,

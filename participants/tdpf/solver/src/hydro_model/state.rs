@@ -37,8 +37,11 @@ impl BodyState {
 /// The hydrodynamic load on one body, `[Fx, Fy, Fz, Mx, My, Mz]` with moments about the CG (N, N·m).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct BodyLoad {
+    /// Linear restoring force plus the equilibrium buoyancy.
     pub hydrostatic: Vector6<f64>,
+    /// Radiation memory force `−∫K ẋ` (opposes the motion).
     pub radiation: Vector6<f64>,
+    /// Wave excitation force (zero in still water).
     pub excitation: Vector6<f64>,
 }
 

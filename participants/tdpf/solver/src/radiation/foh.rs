@@ -21,6 +21,7 @@ pub struct FohEntry {
     pub g_new: Vec<f64>,
     /// Output row `C`.
     pub c: Vec<f64>,
+    /// Feedthrough `D` (0 when [`super::Feedthrough::Ignored`]).
     pub d: f64,
 }
 

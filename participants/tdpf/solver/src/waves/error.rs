@@ -5,20 +5,53 @@ use thiserror::Error;
 /// Why a wave, spectrum, ramp or dispersion computation could not be set up.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum WaveError {
+    /// A height, period, frequency or depth that must be positive is not.
     #[error("{name} must be finite and positive, got {value}")]
-    NotPositive { name: &'static str, value: f64 },
+    NotPositive {
+        /// The input's name, for the message.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// An input that may be zero (a ramp duration, a component amplitude) is negative or not finite.
     #[error("{name} must be finite and not negative, got {value}")]
-    Negative { name: &'static str, value: f64 },
+    Negative {
+        /// The input's name, for the message.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// An input of any sign (a phase, a heading) is NaN or infinite.
     #[error("{name} must be finite, got {value}")]
-    NotFinite { name: &'static str, value: f64 },
+    NotFinite {
+        /// The input's name, for the message.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// JONSWAP's γ below 1 would make the peak smaller than Pierson–Moskowitz's.
     #[error("JONSWAP peak enhancement factor gamma must be finite and >= 1, got {0}")]
     Gamma(f64),
+    /// A frequency band that is empty, inverted or has no component.
     #[error(
         "frequency band [{min}, {max}] rad/s with {count} components is invalid (need 0 <= min < max, count >= 1)"
     )]
-    Band { min: f64, max: f64, count: usize },
+    Band {
+        /// Lower bound (rad/s).
+        min: f64,
+        /// Upper bound (rad/s).
+        max: f64,
+        /// Components asked for.
+        count: usize,
+    },
+    /// Newton on the finite-depth dispersion relation did not converge.
     #[error("dispersion relation did not converge for omega = {omega} rad/s, depth = {depth} m")]
-    NoConvergence { omega: f64, depth: f64 },
+    NoConvergence {
+        /// Wave frequency (rad/s).
+        omega: f64,
+        /// Water depth (m).
+        depth: f64,
+    },
 }
 
 /// `value` if finite and > 0.

@@ -14,8 +14,11 @@ use tidelink_hydro_data::WaterDepth;
 /// component sits at the centre of each bin: ω_i = ω_min + (i + ½)Δω, Δω = (ω_max − ω_min)/count.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FrequencyBand {
+    /// Lower edge of the first bin (rad/s, ≥ 0).
     pub omega_min: f64,
+    /// Upper edge of the last bin (rad/s).
     pub omega_max: f64,
+    /// Number of bins, hence of components.
     pub count: usize,
 }
 
@@ -42,13 +45,13 @@ impl FrequencyBand {
 /// One regular component: A cos(ωt − kx + φ).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct WaveComponent {
-    /// rad/s
+    /// Angular frequency ω (rad/s).
     pub omega: f64,
-    /// m
+    /// Amplitude A (m), √(2 S(ω) Δω) when drawn from a spectrum.
     pub amplitude: f64,
-    /// rad, in [0, 2π) when drawn from a seed
+    /// Phase φ (rad), in [0, 2π) when drawn from a seed.
     pub phase: f64,
-    /// rad/m, from the dispersion relation
+    /// Wave number k (rad/m), from the dispersion relation.
     pub wave_number: f64,
 }
 

@@ -11,9 +11,15 @@ pub enum Ramp {
     #[default]
     None,
     /// r(t) = t / T_r for 0 < t < T_r.
-    Linear { duration: f64 },
+    Linear {
+        /// T_r (s).
+        duration: f64,
+    },
     /// WEC-Sim's cosine ramp r(t) = ½(1 + cos(π + π t/T_r)) for 0 < t < T_r: zero slope at both ends.
-    Cosine { duration: f64 },
+    Cosine {
+        /// T_r (s).
+        duration: f64,
+    },
 }
 
 impl Ramp {

@@ -13,8 +13,13 @@ use std::f64::consts::PI;
 /// Which spectral shape a [`Spectrum`] has.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum SpectrumKind {
+    /// Bretschneider's two-parameter form (WEC-Sim's `'PM'`): a fully developed sea.
     PiersonMoskowitz,
-    Jonswap { gamma: f64 },
+    /// Pierson–Moskowitz with a sharpened peak: a fetch-limited sea.
+    Jonswap {
+        /// Peak enhancement factor γ ≥ 1 (3.3, the JONSWAP mean, is usual; 1 is Pierson–Moskowitz).
+        gamma: f64,
+    },
 }
 
 /// A one-sided spectrum S(ω), normalised so that its zeroth moment is Hs²/16.

@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use tidelink_adapter_core::coupling::{self, Backend, Coupling, CouplingData, CouplingError};
+use tidelink_adapter_core::coupling::{self, Backend, Coupling, CouplingError};
 
 /// Environment of a participant process: scenario, participant, backend, config, output.
 const ENV: [&str; 5] = ["TL_DIFF_SCENARIO", "TL_DIFF_PARTICIPANT", "TL_DIFF_BACKEND", "TL_DIFF_CONFIG", "TL_DIFF_OUT"];

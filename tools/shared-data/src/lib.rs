@@ -36,7 +36,7 @@ pub fn shared_dir(start: &Path) -> PathBuf {
     }
     let root = workspace_root(start).unwrap_or_else(|| start.to_path_buf());
     let dir = root.join("..").join("shared");
-    // `/work/repo/../shared` → `/work/shared` where it exists, for readable messages.
+    // `<root>/repo/../shared` → `<root>/shared` where it exists, for readable messages.
     dir.canonicalize().unwrap_or(dir)
 }
 

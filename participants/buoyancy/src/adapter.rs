@@ -26,6 +26,8 @@ pub struct BuoyancyAdapter {
     initial_position: Vector3<f64>,
     position: Vector3<f64>,
     velocity: Vector3<f64>,
+    /// The motion read last, saved at a window start (implicit schemes).
+    checkpoint: Option<(Vector3<f64>, Vector3<f64>)>,
 }
 
 impl BuoyancyAdapter {
@@ -110,6 +112,7 @@ impl BuoyancyAdapter {
             initial_position,
             position: initial_position,
             velocity: Vector3::zeros(),
+            checkpoint: None,
         })
     }
 
@@ -174,6 +177,19 @@ impl Adapter for BuoyancyAdapter {
 
     /// Nothing to integrate: the force is a function of the state read.
     fn advance(&mut self, _time: f64, _dt: f64) -> AdapterResult<()> {
+        Ok(())
+    }
+
+    /// The loads are a function of the motion read: the checkpoint is that motion.
+    fn write_checkpoint(&mut self) -> AdapterResult<()> {
+        self.checkpoint = Some((self.position, self.velocity));
+        Ok(())
+    }
+
+    fn read_checkpoint(&mut self) -> AdapterResult<()> {
+        let (p, v) =
+            self.checkpoint.ok_or_else(|| AdapterError::solver("a checkpoint was restored before one was written"))?;
+        (self.position, self.velocity) = (p, v);
         Ok(())
     }
 }

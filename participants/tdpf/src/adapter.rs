@@ -1,6 +1,7 @@
 //! The TDPF participant's adapter (docs/design/participants.md §6): it reads the poses and velocities of the
 //! hydrodynamic bodies on one RIGID_BODY_REFS mesh, evaluates [`HydroModel`] and writes the forces
-//! and torques back; it advances the whole coupling window in one call and has no checkpointing.
+//! and torques back; it advances the whole coupling window in one call, and checkpoints its
+//! radiation memory, the states read and the loads (for implicit schemes).
 //!
 //! * Bodies: by name and initial pose only (`bodies[].location`, optional `orientation`), one vertex
 //!   per body at `location`, in the participant file's order: the i-th body is `/body{i+1}` of the
@@ -43,6 +44,7 @@ use tidelink_adapter_core::config::{is_fluid_added_mass, PreciceConfig};
 use tidelink_adapter_core::spec::{DataType, MeshType, ParticipantFile};
 use tidelink_adapter_core::{Adapter, AdapterError, AdapterResult, CouplingData, VertexId};
 use tidelink_tdpf_solver::hydro_model::{BodyLoad, BodyState, HydroModel};
+use tidelink_tdpf_solver::radiation::RadiationState;
 
 /// Relative tolerance on the step being the whole window.
 const STEP_TOLERANCE: f64 = 1e-9;
@@ -203,6 +205,17 @@ pub struct TdpfAdapter {
     pending: Option<(f64, Vec<BodyState>)>,
     /// Last loads, as written: force and moment about each reference point.
     loads: Option<Vec<(Vector3<f64>, Vector3<f64>)>>,
+    /// What `write_checkpoint` saved: the radiation memory, the states read and the loads.
+    checkpoint: Option<Checkpoint>,
+}
+
+/// The adapter's state at a window start, for implicit schemes: repeating the window from it
+/// gives the same loads bit for bit.
+#[derive(Debug, Clone)]
+struct Checkpoint {
+    memory: RadiationState,
+    pending: Option<(f64, Vec<BodyState>)>,
+    loads: Option<Vec<(Vector3<f64>, Vector3<f64>)>>,
 }
 
 impl TdpfAdapter {
@@ -237,6 +250,7 @@ impl TdpfAdapter {
             am_ids: Vec::new(),
             pending: None,
             loads: None,
+            checkpoint: None,
         })
     }
 
@@ -392,6 +406,25 @@ impl Adapter for TdpfAdapter {
         })?;
         let loads = self.model.evaluate(t, &states).map_err(|e| self.solver_error(e))?;
         self.loads = Some(self.at_reference_points(&states, &loads));
+        Ok(())
+    }
+
+    fn write_checkpoint(&mut self) -> AdapterResult<()> {
+        let memory = self.model.save_state();
+        self.checkpoint = Some(Checkpoint { memory, pending: self.pending.clone(), loads: self.loads.clone() });
+        Ok(())
+    }
+
+    fn read_checkpoint(&mut self) -> AdapterResult<()> {
+        let c = self.checkpoint.as_ref().ok_or_else(|| {
+            AdapterError::solver(format!(
+                "participant `{}`: a checkpoint was restored before one was written",
+                self.name
+            ))
+        })?;
+        self.model.restore_state(&c.memory).map_err(|e| self.solver_error(e))?;
+        self.pending = c.pending.clone();
+        self.loads = c.loads.clone();
         Ok(())
     }
 

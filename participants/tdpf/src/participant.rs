@@ -2,7 +2,8 @@
 //! [`TdpfAdapter`], behind the shared entry point ([`Tdpf`]).
 //!
 //! The coupling window (one fixed `time-window-size` for every scheme the participant is in) is the
-//! radiation model's step; implicit schemes and `method="first-participant"` are refused at start-up.
+//! radiation model's step; implicit schemes (not validated yet, though the adapter checkpoints its state) and
+//! `method="first-participant"` are refused at start-up.
 //! Hydrostatics use the magnitude of the participant file's `simulation.gravity` (the hydrodynamic
 //! file's g when it is absent; Chrono's TDPF has no gravity key and uses 9.8), so it matches the
 //! solid's gravity; the excitation coefficients are the file's.
@@ -116,8 +117,9 @@ fn window_size(cfg: &PreciceConfig, name: &str) -> Result<f64> {
     for s in cfg.schemes_of(name) {
         if s.kind.is_implicit() {
             bail!(
-                "{}: <coupling-scheme:{}>: the TDPF participant cannot be iterated: it has no checkpointing; use a \
-                 serial-explicit or parallel-explicit scheme",
+                "{}: <coupling-scheme:{}>: the TDPF participant is not run in implicit schemes yet (its state is \
+                 checkpointed, but no implicit TDPF run has been validated); use a serial-explicit or parallel-explicit \
+                 scheme",
                 s.loc,
                 s.kind.tag()
             );

@@ -29,7 +29,12 @@ pub struct StreamAdapter {
     last: Option<(f64, Vec<Vector3<f64>>)>,
     points: Vec<Vector3<f64>>,
     velocities: Vec<Vector3<f64>>,
+    /// `last`, `points` and `velocities` saved at a window start (implicit schemes).
+    checkpoint: Option<Saved>,
 }
+
+/// What the stream adapter's loads depend on: the motion read and the velocity estimate.
+type Saved = (Option<(f64, Vec<Vector3<f64>>)>, Vec<Vector3<f64>>, Vec<Vector3<f64>>);
 
 impl StreamAdapter {
     /// Checks the interface of `file` (one RIGID_BODY_POINTS mesh reading DISPLACEMENTS or
@@ -90,6 +95,7 @@ impl StreamAdapter {
             initial,
             dims: 3,
             last: None,
+            checkpoint: None,
         })
     }
 
@@ -155,6 +161,20 @@ impl Adapter for StreamAdapter {
 
     /// Nothing to integrate: the load is a function of the motion read.
     fn advance(&mut self, _time: f64, _dt: f64) -> AdapterResult<()> {
+        Ok(())
+    }
+
+    fn write_checkpoint(&mut self) -> AdapterResult<()> {
+        self.checkpoint = Some((self.last.clone(), self.points.clone(), self.velocities.clone()));
+        Ok(())
+    }
+
+    fn read_checkpoint(&mut self) -> AdapterResult<()> {
+        let (last, points, velocities) = self
+            .checkpoint
+            .clone()
+            .ok_or_else(|| AdapterError::solver("a checkpoint was restored before one was written"))?;
+        (self.last, self.points, self.velocities) = (last, points, velocities);
         Ok(())
     }
 }

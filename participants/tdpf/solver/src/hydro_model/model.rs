@@ -6,6 +6,7 @@ use super::options::HydroOptions;
 use super::radiation_set::Radiation;
 use super::state::{BodyLoad, BodyState};
 use crate::hydrostatics;
+use crate::radiation::RadiationState;
 use nalgebra::{Matrix6, Vector3, Vector6};
 use tidelink_hydro_data::HydroData;
 
@@ -109,6 +110,18 @@ impl HydroModel {
         self.radiation.model_mut().push(&self.v)?;
         self.radiation.model().force(&mut self.f)?;
         Ok(self.assemble(t, states, &self.f))
+    }
+
+    /// The model's memory now (the radiation history; everything else is a function of the
+    /// state time): what a checkpoint of an implicit coupling window saves.
+    pub fn save_state(&self) -> RadiationState {
+        self.radiation.model().save_state()
+    }
+
+    /// Puts back a memory saved by [`HydroModel::save_state`]: the next evaluation is at the
+    /// saved time again and gives, bit for bit, the loads it gave after the save.
+    pub fn restore_state(&mut self, state: &RadiationState) -> Result<(), HydroError> {
+        Ok(self.radiation.model_mut().restore_state(state)?)
     }
 
     /// As [`HydroModel::evaluate`] without recording anything: the loads the next evaluation would

@@ -8,7 +8,7 @@
 //! relative tolerance ([`Irf::negligible`]; BEM noise in entries that symmetry makes zero).
 
 use super::dot::dot_rows;
-use super::{check_dt, Irf, RadiationError, RadiationModel};
+use super::{check_dt, Irf, RadiationError, RadiationModel, RadiationState};
 
 /// The convolution state: weighted kernel and velocity ring buffer, both contiguous and allocated
 /// once, so a step costs one dot product of length `n + 1` per nonzero IRF entry and no allocation.
@@ -151,6 +151,17 @@ impl RadiationModel for DirectConvolution {
                 e += take;
             }
         }
+        Ok(())
+    }
+
+    fn save_state(&self) -> RadiationState {
+        RadiationState::new(self.pushes, self.history.clone())
+    }
+
+    fn restore_state(&mut self, state: &RadiationState) -> Result<(), RadiationError> {
+        let n = self.history.len();
+        self.history.copy_from_slice(state.values(n)?);
+        self.pushes = state.pushes;
         Ok(())
     }
 

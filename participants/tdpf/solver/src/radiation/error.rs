@@ -5,6 +5,14 @@ use thiserror::Error;
 /// Why a radiation kernel or model could not be built or stepped.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum RadiationError {
+    /// A saved state does not have the shape of the model it is restored into.
+    #[error("a radiation state of {got} values cannot be restored into a model that carries {expected}")]
+    ForeignState {
+        /// Values this model carries.
+        expected: usize,
+        /// Values of the state given.
+        got: usize,
+    },
     /// The step `dt` (s) is zero, negative or not finite.
     #[error("time step dt must be positive and finite, got {0}")]
     NonPositiveStep(f64),

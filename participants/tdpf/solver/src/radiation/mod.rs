@@ -56,6 +56,38 @@ pub trait RadiationModel {
 
     /// Forgets the whole history: the next push is at `t = 0` again.
     fn reset(&mut self);
+
+    /// The memory as it is now (history or states, and the push count): what a checkpoint of an
+    /// implicit coupling window saves, so the window can be repeated.
+    fn save_state(&self) -> RadiationState;
+
+    /// Puts back a memory saved from this model by [`RadiationModel::save_state`]; the next
+    /// forces are then bit for bit those after the save. A state of another model is refused.
+    fn restore_state(&mut self, state: &RadiationState) -> Result<(), RadiationError>;
+}
+
+/// The mutable part of a radiation model (its push count and the numbers that carry the memory),
+/// saved and restored for repeated coupling windows; the kernel is not part of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RadiationState {
+    pushes: usize,
+    values: Vec<f64>,
+}
+
+impl RadiationState {
+    /// A state of `pushes` pushes carried by `values`.
+    fn new(pushes: usize, values: Vec<f64>) -> Self {
+        RadiationState { pushes, values }
+    }
+
+    /// The values, if there are `expected` of them (a state of this model's shape).
+    fn values(&self, expected: usize) -> Result<&[f64], RadiationError> {
+        if self.values.len() == expected {
+            Ok(&self.values)
+        } else {
+            Err(RadiationError::ForeignState { expected, got: self.values.len() })
+        }
+    }
 }
 
 /// Checks a step size once for every model.

@@ -6,7 +6,7 @@
 //! The file's `D` (BEMIO's Tustin conversion leaves one; a true IRF has no impulse at 0) is used
 //! only with [`Feedthrough::Included`]; WEC-Sim zeroes it, which [`Feedthrough::Ignored`] repeats.
 
-use super::{check_dt, discretise_foh, FohEntry, RadiationError, RadiationModel};
+use super::{check_dt, discretise_foh, FohEntry, RadiationError, RadiationModel, RadiationState};
 use tidelink_hydro_data::{BodyHydro, StateSpace, StateSpaceEntry};
 
 /// The realisations of all `6N × 6N` entries, `entries[r][c]` for `K_rc` (row block `6i..6i+6`
@@ -183,6 +183,19 @@ impl RadiationModel for StateSpaceModel {
             let y: f64 = e.c.iter().zip(x).map(|(a, b)| a * b).sum::<f64>() + e.d * self.u_prev[*c];
             out[*r] -= y;
         }
+        Ok(())
+    }
+
+    fn save_state(&self) -> RadiationState {
+        RadiationState::new(self.pushes, [self.x.as_slice(), self.u_prev.as_slice()].concat())
+    }
+
+    fn restore_state(&mut self, state: &RadiationState) -> Result<(), RadiationError> {
+        let (nx, nu) = (self.x.len(), self.u_prev.len());
+        let values = state.values(nx + nu)?;
+        self.x.copy_from_slice(&values[..nx]);
+        self.u_prev.copy_from_slice(&values[nx..]);
+        self.pushes = state.pushes;
         Ok(())
     }
 

@@ -85,6 +85,13 @@ pub trait Adapter {
         self.own_time_step().min(max_step)
     }
 
+    /// Whether [`Adapter::write_checkpoint`] and [`Adapter::read_checkpoint`] work: a participant
+    /// that cannot checkpoint is refused at start-up (and by `--check`) when the XML puts it in
+    /// an implicit scheme, rather than at its first window.
+    fn can_checkpoint(&self) -> bool {
+        false
+    }
+
     /// Saves the solver state at a window start (implicit schemes); the driver keeps the time.
     fn write_checkpoint(&mut self) -> AdapterResult<()> {
         Err(AdapterError::Unsupported(format!(

@@ -148,6 +148,7 @@ pub fn build<P: Participant>(
     let (file, cfg, mut warnings) =
         spec::load_checked(participant_file, precice_config).map_err(ParticipantError::Files)?;
     let mut built = P::build(&file, &cfg).map_err(ParticipantError::Build)?;
+    refuse_implicit_without_checkpoints(&built.adapter, &file, &cfg)?;
     warnings.extend(std::mem::take(&mut built.warnings));
     built.warnings = warnings;
     Ok((built, file))
@@ -161,6 +162,29 @@ pub fn build_logged<P: Participant>(
     let (built, file) = build::<P>(participant_file, precice_config)?;
     built.warnings.log_warnings();
     Ok((built.adapter, file))
+}
+
+/// An implicit scheme repeats windows, which needs the adapter's checkpoints: refused at the
+/// scheme's line when the adapter has none, before any connection is made.
+fn refuse_implicit_without_checkpoints(
+    adapter: &dyn Adapter,
+    file: &ParticipantFile,
+    cfg: &PreciceConfig,
+) -> Result<(), ParticipantError> {
+    let name = &file.adapter.participant_name;
+    let Some(s) = cfg.schemes_of(name).find(|s| s.kind.is_implicit()).filter(|_| !adapter.can_checkpoint()) else {
+        return Ok(());
+    };
+    let mut d = Diagnostics::default();
+    d.error(
+        s.loc.clone(),
+        format!(
+            "<coupling-scheme:{}> is implicit, but participant `{name}` cannot save and restore its state, which \
+             repeating a window needs; use a serial-explicit or parallel-explicit scheme",
+            s.kind.tag()
+        ),
+    );
+    Err(ParticipantError::Files(d))
 }
 
 /// Builds the participant, logs its warnings, opens the coupling on `backend` and runs the
@@ -307,6 +331,83 @@ impl CheckReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A participant whose adapter can checkpoint or not.
+    struct Probe<const CAN: bool>;
+    struct ProbeAdapter(bool);
+
+    impl Adapter for ProbeAdapter {
+        fn name(&self) -> &str {
+            "A"
+        }
+        fn initialize_participant(&mut self, _: &mut dyn crate::CouplingData) -> crate::AdapterResult<()> {
+            Ok(())
+        }
+        fn read_data(&mut self, _: &mut dyn crate::CouplingData, _: f64, _: f64) -> crate::AdapterResult<()> {
+            Ok(())
+        }
+        fn write_data(&mut self, _: &mut dyn crate::CouplingData) -> crate::AdapterResult<()> {
+            Ok(())
+        }
+        fn advance(&mut self, _: f64, _: f64) -> crate::AdapterResult<()> {
+            Ok(())
+        }
+        fn can_checkpoint(&self) -> bool {
+            self.0
+        }
+    }
+
+    impl<const CAN: bool> Participant for Probe<CAN> {
+        type Adapter = ProbeAdapter;
+        fn build(_: &ParticipantFile, _: &PreciceConfig) -> Result<Built<ProbeAdapter>, BuildError> {
+            Ok(Built::new(ProbeAdapter(CAN)))
+        }
+    }
+
+    const IMPLICIT: &str = r#"<?xml version="1.0"?>
+<precice-configuration>
+  <data:scalar name="T"/>
+  <data:vector name="F"/>
+  <mesh name="MA" dimensions="3">
+    <use-data name="T"/>
+    <use-data name="F"/>
+  </mesh>
+  <participant name="A">
+    <provide-mesh name="MA"/>
+    <write-data name="T" mesh="MA"/>
+    <read-data name="F" mesh="MA"/>
+  </participant>
+  <participant name="B">
+    <receive-mesh name="MA" from="A"/>
+    <read-data name="T" mesh="MA"/>
+    <write-data name="F" mesh="MA"/>
+  </participant>
+  <m2n:sockets acceptor="A" connector="B"/>
+  <coupling-scheme:serial-implicit>
+    <participants first="A" second="B"/>
+    <max-time value="1"/>
+    <time-window-size value="0.1"/>
+    <max-iterations value="3"/>
+    <exchange data="T" mesh="MA" from="A" to="B"/>
+    <exchange data="F" mesh="MA" from="B" to="A"/>
+  </coupling-scheme:serial-implicit>
+</precice-configuration>
+"#;
+
+    #[test]
+    fn an_implicit_scheme_is_refused_at_start_up_without_checkpoints() {
+        let case = crate::testing::temp_case(IMPLICIT);
+        let file = case.write("a.yaml", "precice_adapter_config:\n  participant_name: A\n");
+        let report = check::<Probe<false>>(&file, &case.config);
+        let text = report.diagnostics.to_string();
+        assert!(report.diagnostics.has_errors(), "{text}");
+        assert!(
+            text.contains(":20: error: <coupling-scheme:serial-implicit> is implicit, but participant `A` cannot save"),
+            "{text}"
+        );
+        let report = check::<Probe<true>>(&file, &case.config);
+        assert!(!report.diagnostics.has_errors(), "{}", report.diagnostics);
+    }
 
     #[test]
     fn check_lines_round_trip() {

@@ -180,6 +180,10 @@ impl Adapter for BuoyancyAdapter {
         Ok(())
     }
 
+    fn can_checkpoint(&self) -> bool {
+        true
+    }
+
     /// The loads are a function of the motion read: the checkpoint is that motion.
     fn write_checkpoint(&mut self) -> AdapterResult<()> {
         self.checkpoint = Some((self.position, self.velocity));

@@ -409,6 +409,10 @@ impl Adapter for TdpfAdapter {
         Ok(())
     }
 
+    fn can_checkpoint(&self) -> bool {
+        true
+    }
+
     fn write_checkpoint(&mut self) -> AdapterResult<()> {
         let memory = self.model.save_state();
         self.checkpoint = Some(Checkpoint { memory, pending: self.pending.clone(), loads: self.loads.clone() });

@@ -164,6 +164,10 @@ impl Adapter for StreamAdapter {
         Ok(())
     }
 
+    fn can_checkpoint(&self) -> bool {
+        true
+    }
+
     fn write_checkpoint(&mut self) -> AdapterResult<()> {
         self.checkpoint = Some((self.last.clone(), self.points.clone(), self.velocities.clone()));
         Ok(())

@@ -265,6 +265,10 @@ impl Adapter for MbsAdapter {
         self.time_step
     }
 
+    fn can_checkpoint(&self) -> bool {
+        true
+    }
+
     fn write_checkpoint(&mut self) -> AdapterResult<()> {
         self.checkpoint = Some(Checkpoint::save(&self.system, self.integrator.as_ref()));
         Ok(())

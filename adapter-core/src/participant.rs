@@ -364,39 +364,19 @@ mod tests {
         }
     }
 
-    const IMPLICIT: &str = r#"<?xml version="1.0"?>
-<precice-configuration>
-  <data:scalar name="T"/>
-  <data:vector name="F"/>
-  <mesh name="MA" dimensions="3">
-    <use-data name="T"/>
-    <use-data name="F"/>
-  </mesh>
-  <participant name="A">
-    <provide-mesh name="MA"/>
-    <write-data name="T" mesh="MA"/>
-    <read-data name="F" mesh="MA"/>
-  </participant>
-  <participant name="B">
-    <receive-mesh name="MA" from="A"/>
-    <read-data name="T" mesh="MA"/>
-    <write-data name="F" mesh="MA"/>
-  </participant>
-  <m2n:sockets acceptor="A" connector="B"/>
-  <coupling-scheme:serial-implicit>
-    <participants first="A" second="B"/>
-    <max-time value="1"/>
-    <time-window-size value="0.1"/>
-    <max-iterations value="3"/>
-    <exchange data="T" mesh="MA" from="A" to="B"/>
-    <exchange data="F" mesh="MA" from="B" to="A"/>
-  </coupling-scheme:serial-implicit>
-</precice-configuration>
-"#;
+    /// The corpus' valid base case with its scheme made serial-implicit (still at line 20).
+    fn implicit_xml() -> String {
+        include_str!("../tests/corpus/xml/valid/base.xml")
+            .replace("coupling-scheme:serial-explicit", "coupling-scheme:serial-implicit")
+            .replace(
+                r#"<time-window-size value="0.1"/>"#,
+                r#"<time-window-size value="0.1"/><max-iterations value="3"/>"#,
+            )
+    }
 
     #[test]
     fn an_implicit_scheme_is_refused_at_start_up_without_checkpoints() {
-        let case = crate::testing::temp_case(IMPLICIT);
+        let case = crate::testing::temp_case(&implicit_xml());
         let file = case.write("a.yaml", "precice_adapter_config:\n  participant_name: A\n");
         let report = check::<Probe<false>>(&file, &case.config);
         let text = report.diagnostics.to_string();

@@ -1,0 +1,54 @@
+//! Acceleration of implicit coupling (preCICE's `acceleration`): what the measuring
+//! participant sends next after an unconverged iteration (docs/design/coupling-semantics.md §11.4–§11.5).
+//! The scheme hands every datum of its acceleration map as an [`AccData`]; the method
+//! rewrites the values in place. Samples at or before the window start never appear here,
+//! so they can never be changed.
+
+use crate::config::AccelerationDecl;
+use crate::coupling::{CouplingError, Result};
+
+/// One datum of the acceleration map, over the samples of the current window after its start.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AccData {
+    /// (mesh, data) names.
+    pub key: (String, String),
+    /// True for the acceleration's `<data>` tags: they steer the update (Aitken factor, QN residuals).
+    pub primary: bool,
+    /// Values per sample (vertices × components).
+    pub size: usize,
+    /// Sample times after the window start, oldest first; the last one is the window end.
+    pub times: Vec<f64>,
+    /// This iteration's values x̃ at `times`, sample-major (`times.len() × size`); `perform` overwrites them.
+    pub values: Vec<f64>,
+    /// The previous iteration's accelerated values sampled at `times` (in a window's first
+    /// iteration: the window-start value at every time).
+    pub old: Vec<f64>,
+}
+
+/// Quasi-Newton column counts of one window, for the iteration log.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct QnColumns {
+    /// Columns kept at the end of the window.
+    pub columns: usize,
+    /// Columns removed by the QR filter in this window.
+    pub deleted: usize,
+    /// Columns dropped by `max-used-iterations` / `time-windows-reused` in this window.
+    pub dropped: usize,
+}
+
+/// An acceleration method.
+pub trait Acceleration: Send {
+    /// An unconverged iteration: replace every datum's `values` with what is sent next.
+    fn perform(&mut self, data: &mut [AccData]) -> Result<()>;
+    /// The window converged (values are not changed): keep history for later windows.
+    fn converged(&mut self, data: &[AccData]);
+    /// Column counts of the window just converged, for quasi-Newton methods only.
+    fn qn_columns(&self) -> Option<QnColumns> {
+        None
+    }
+}
+
+/// Builds the method a scheme's `<acceleration:*>` declares.
+pub fn build(decl: &AccelerationDecl) -> Result<Box<dyn Acceleration>> {
+    Err(CouplingError::new(format!("{}: acceleration:{} is not implemented yet", decl.loc, decl.kind)))
+}

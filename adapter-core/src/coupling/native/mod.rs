@@ -1,6 +1,7 @@
 //! The native coupling engine: preCICE v3's observable semantics between processes
 //! over TCP. Module names follow preCICE's own decomposition.
 
+pub mod acceleration;
 mod cplscheme;
 mod data;
 mod m2n;

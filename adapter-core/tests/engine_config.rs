@@ -77,16 +77,3 @@ fn a28f_m2n_after_the_scheme() {
     let msg = open_err(&pair(Scheme::serial("A", "B").window(1).windows(1)).m2n_after_schemes().build());
     assert!(msg.contains("There is no m2n communication configured between participants"), "{msg}");
 }
-
-/// Implicit schemes are refused clearly instead of running as explicit ones.
-#[test]
-fn implicit_schemes_are_not_supported_yet() {
-    for kind in ["serial-implicit", "parallel-implicit"] {
-        let xml =
-            pair(Scheme::new(kind, "A", "B").window(1).windows(2).child(r#"<max-iterations value="3"/>"#)).build();
-        let case = temp_case(&xml);
-        for who in ["A", "B"] {
-            fails(NativeParticipant::new(who, &case.config), &["not supported yet", kind]);
-        }
-    }
-}

@@ -376,7 +376,7 @@ pub struct ExchangeDecl {
     pub loc: Location,
 }
 
-/// `<*-convergence-measure>` of an implicit scheme (kept for implicit coupling, coupling-semantics.md §11.3).
+/// `<*-convergence-measure>` of an implicit scheme (coupling-semantics.md §11.3).
 #[derive(Debug, Clone)]
 pub struct ConvergenceMeasureDecl {
     /// absolute, relative, residual-relative, absolute-or-relative.
@@ -394,6 +394,8 @@ pub struct ConvergenceMeasureDecl {
     /// `strict`: still unconverged at `max-iterations` is an error instead of forced convergence
     /// (coupling-semantics.md §11.2).
     pub strict: bool,
+    /// `suffices`: this measure alone converging accepts the window (unless a strict one is unconverged).
+    pub suffices: bool,
     /// The tag.
     pub loc: Location,
 }

@@ -240,6 +240,7 @@ fn measure(ctx: &mut Ctx, c: &Element) -> Option<ConvergenceMeasureDecl> {
         abs_limit,
         rel_limit,
         strict: a.bool_or("strict", false),
+        suffices: a.bool_or("suffices", false),
         loc: ctx.loc(c.line),
     })
 }

@@ -50,6 +50,8 @@ pub struct Scheme {
     kind: String,
     first: String,
     second: String,
+    /// Multi schemes: the participants besides the controller (`first`).
+    others: Vec<String>,
     children: Vec<String>,
     exchanges: Vec<(String, String, String, String)>,
 }
@@ -57,7 +59,34 @@ pub struct Scheme {
 impl Scheme {
     /// `kind` is the tag suffix: "serial-explicit", "parallel-explicit", ...
     pub fn new(kind: &str, first: &str, second: &str) -> Scheme {
-        Scheme { kind: kind.into(), first: first.into(), second: second.into(), children: vec![], exchanges: vec![] }
+        Scheme {
+            kind: kind.into(),
+            first: first.into(),
+            second: second.into(),
+            others: vec![],
+            children: vec![],
+            exchanges: vec![],
+        }
+    }
+    /// `<coupling-scheme:multi>` with `controller` (its mesh carries the exchanges) and `others`.
+    pub fn multi(controller: &str, others: &[&str]) -> Scheme {
+        let mut s = Scheme::new("multi", controller, "");
+        s.others = others.iter().map(|o| o.to_string()).collect();
+        s
+    }
+    pub fn serial_implicit(first: &str, second: &str) -> Scheme {
+        Scheme::new("serial-implicit", first, second)
+    }
+    pub fn parallel_implicit(first: &str, second: &str) -> Scheme {
+        Scheme::new("parallel-implicit", first, second)
+    }
+    /// The participants that receive the first participant's mesh.
+    fn receivers(&self) -> Vec<&str> {
+        if self.others.is_empty() {
+            vec![self.second.as_str()]
+        } else {
+            self.others.iter().map(String::as_str).collect()
+        }
     }
     pub fn serial(first: &str, second: &str) -> Scheme {
         Scheme::new("serial-explicit", first, second)
@@ -144,8 +173,8 @@ impl Xml {
         let mut parts: Vec<&str> = Vec::new();
         let mut data: Vec<&str> = Vec::new();
         for s in &self.schemes {
-            for p in [&s.first, &s.second] {
-                if !parts.contains(&p.as_str()) {
+            for p in std::iter::once(s.first.as_str()).chain(s.receivers()) {
+                if !parts.contains(&p) {
                     parts.push(p);
                 }
             }
@@ -199,7 +228,7 @@ impl Xml {
         }
         for p in &parts {
             x += &format!("  <participant name=\"{p}\">\n    <provide-mesh name=\"{}\"/>\n", mesh(p));
-            for s in self.schemes.iter().filter(|s| s.second == *p) {
+            for s in self.schemes.iter().filter(|s| s.receivers().contains(p)) {
                 x += &format!("    <receive-mesh name=\"{}\" from=\"{}\"/>\n", mesh(&s.first), s.first);
             }
             let mut seen: Vec<(&str, bool)> = Vec::new();
@@ -210,7 +239,7 @@ impl Xml {
                     x += &format!("    <{tag} name=\"{d}\" mesh=\"{}\"/>\n", mesh(p));
                 }
             }
-            for s in self.schemes.iter().filter(|s| s.second == *p) {
+            for s in self.schemes.iter().filter(|s| s.receivers().contains(p)) {
                 let (other, own) = (mesh(&s.first), mesh(p));
                 if s.exchanges.iter().any(|e| e.2 == *p) {
                     x += &format!("    <mapping:nearest-neighbor direction=\"read\" from=\"{other}\" to=\"{own}\" constraint=\"consistent\"/>\n");
@@ -224,23 +253,30 @@ impl Xml {
         let mut m2n = String::new();
         let mut pairs: Vec<(&str, &str)> = Vec::new();
         for s in &self.schemes {
-            let pair = (s.first.as_str(), s.second.as_str());
-            if !pairs.contains(&pair) && !pairs.contains(&(pair.1, pair.0)) {
-                pairs.push(pair);
-                m2n += &format!(
-                    "  <m2n:sockets acceptor=\"{}\" connector=\"{}\" exchange-directory=\"{{dir}}\"/>\n",
-                    s.first, s.second
-                );
+            for r in s.receivers() {
+                let pair = (s.first.as_str(), r);
+                if !pairs.contains(&pair) && !pairs.contains(&(pair.1, pair.0)) {
+                    pairs.push(pair);
+                    m2n += &format!(
+                        "  <m2n:sockets acceptor=\"{}\" connector=\"{r}\" exchange-directory=\"{{dir}}\"/>\n",
+                        s.first
+                    );
+                }
             }
         }
         if !self.m2n_last {
             x += &m2n;
         }
         for s in &self.schemes {
-            x += &format!(
-                "  <coupling-scheme:{}>\n    <participants first=\"{}\" second=\"{}\"/>\n",
-                s.kind, s.first, s.second
-            );
+            x += &format!("  <coupling-scheme:{}>\n", s.kind);
+            if s.others.is_empty() {
+                x += &format!("    <participants first=\"{}\" second=\"{}\"/>\n", s.first, s.second);
+            } else {
+                x += &format!("    <participant name=\"{}\" control=\"yes\"/>\n", s.first);
+                for o in &s.others {
+                    x += &format!("    <participant name=\"{o}\"/>\n");
+                }
+            }
             for c in &s.children {
                 x += &format!("    {c}\n");
             }
@@ -398,4 +434,81 @@ pub fn drive(
     }
     p.finalize().expect("finalize");
     out
+}
+
+/// One `advance` of [`drive_implicit`]: 0-based window, 1-based iteration, time before the
+/// step, step size, value read, value written, and what the coupling said afterwards.
+#[derive(Debug, Clone, Copy)]
+pub struct IStep {
+    pub window: usize,
+    pub iteration: u32,
+    pub t: f64,
+    pub dt: f64,
+    pub read: f64,
+    pub wrote: f64,
+    /// `requires_reading_checkpoint()` after the advance.
+    pub repeat: bool,
+    /// `is_time_window_complete()` after the advance.
+    pub complete: bool,
+}
+
+/// The canonical implicit loop (docs/design/coupling-semantics.md §2.2): checkpoints the
+/// test's own clock, reads `rd` at `rel(dt)`, writes `f(p, step)` into `wd` (`f` may read and
+/// write more data), advances,
+/// restores on request; finalizes at the end.
+pub fn drive_implicit(
+    p: &mut NativeParticipant,
+    solver_dt: f64,
+    rd: &str,
+    wd: &str,
+    rel: impl Fn(f64) -> f64,
+    mut f: impl FnMut(&mut NativeParticipant, &IStep) -> f64,
+) -> Vec<IStep> {
+    let mut out = Vec::new();
+    let (mut window, mut iteration, mut t, mut saved) = (0usize, 1u32, 0.0f64, 0.0f64);
+    while p.is_coupling_ongoing().expect("ongoing") {
+        if p.requires_writing_checkpoint().expect("write checkpoint?") {
+            saved = t;
+        }
+        let dt = solver_dt.min(p.get_max_time_step_size().expect("max dt"));
+        let mut s =
+            IStep { window, iteration, t, dt, read: read(p, rd, rel(dt)), wrote: 0.0, repeat: false, complete: false };
+        s.wrote = f(p, &s);
+        write(p, wd, s.wrote);
+        p.advance(dt).unwrap_or_else(|e| panic!("advance({dt}) at t={t}: {e}"));
+        s.repeat = p.requires_reading_checkpoint().expect("read checkpoint?");
+        s.complete = p.is_time_window_complete().expect("complete?");
+        if s.repeat {
+            t = saved;
+            iteration += 1;
+        } else {
+            t += dt;
+            if s.complete {
+                window += 1;
+                iteration = 1;
+            }
+        }
+        out.push(s);
+    }
+    assert!(!p.requires_writing_checkpoint().unwrap(), "no checkpoint after the last window");
+    p.finalize().expect("finalize");
+    out
+}
+
+/// The last step of every iteration, as (window, iteration) → step.
+pub fn iteration_ends(steps: &[IStep]) -> Vec<IStep> {
+    steps.iter().filter(|s| s.repeat || s.complete).copied().collect()
+}
+
+/// Iterations per window of a run.
+pub fn iterations_per_window(steps: &[IStep]) -> Vec<u32> {
+    steps.iter().filter(|s| s.complete).map(|s| s.iteration).collect()
+}
+
+/// Opens `name` with its iteration logs written into the case folder (the config's folder).
+#[track_caller]
+pub fn open_logged(config: &Path, name: &str) -> NativeParticipant {
+    let mut p = open(config, name);
+    p.set_log_directory(config.parent().expect("case folder"));
+    p
 }

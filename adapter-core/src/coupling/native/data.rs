@@ -116,6 +116,28 @@ impl DataStore {
         }
     }
 
+    /// Drops write samples newer than `t`: the implicit window is repeated from `t`.
+    pub fn trim_write_after(&mut self, t: f64) {
+        for d in self.data.values_mut().filter(|d| d.write_buffer.is_some()) {
+            d.waveform.trim_after(t);
+        }
+    }
+
+    /// Components per vertex × vertices of a registered datum: the length of one sample.
+    pub fn sample_len(&self, key: &Key) -> usize {
+        self.get(key).components * self.meshes[&key.0].vertex_count()
+    }
+
+    /// The waveform-degree of a registered datum.
+    pub fn degree(&self, key: &Key) -> u32 {
+        self.get(key).waveform.degree()
+    }
+
+    /// The received (or provided) waveform of a datum, as stored now.
+    pub fn waveform(&self, key: &Key) -> &Waveform {
+        &self.get(key).waveform
+    }
+
     /// The samples of an exchanged datum in `[from, to]`, mapped onto the exchange mesh when needed.
     pub fn outgoing(&mut self, key: &Key, from: f64, to: f64, substeps: bool) -> Result<DataItem> {
         let (source, mapping) = match self.write_maps.get(key) {

@@ -2,7 +2,7 @@
 //! state machine (Constructed → Initialized → Finalized), the API-misuse checks of
 //! docs/design/coupling-semantics.md §2.12, and the orchestration of m2n, data and schemes.
 
-use super::cplscheme::BiScheme;
+use super::cplscheme::{CouplingScheme, Role};
 use super::data::{DataState, DataStore, Key, MappingRun, MeshState};
 use super::m2n::wire::Frame;
 use super::m2n::{self, M2n};
@@ -10,7 +10,7 @@ use super::time::{Waveform, EPS};
 use crate::config::{self, MappingDirection, MappingMethod, PreciceConfig};
 use crate::coupling::{Coupling, CouplingData, CouplingError, Result, VertexId};
 use crate::diagnostics::nearest;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Direction of a data access, for the shared checks.
@@ -35,8 +35,12 @@ pub struct NativeParticipant {
     store: DataStore,
     read_keys: Vec<Key>,
     write_keys: Vec<Key>,
-    schemes: Vec<BiScheme>,
+    schemes: Vec<CouplingScheme>,
+    /// Index of the one implicit scheme, if any.
+    implicit: Option<usize>,
     m2n: Option<M2n>,
+    /// Where the iteration and convergence logs go (the working directory, as in preCICE).
+    log_dir: PathBuf,
     initial_data_queried: bool,
     window_complete: bool,
     handshake_timeout: Duration,
@@ -80,7 +84,11 @@ impl NativeParticipant {
         }
         let mut schemes = Vec::new();
         for (i, s) in cfg.schemes.iter().enumerate().filter(|(_, s)| s.involves(name)) {
-            schemes.push(BiScheme::new(i, s, name)?);
+            schemes.push(CouplingScheme::new(i, s, name)?);
+        }
+        let implicit = schemes.iter().position(CouplingScheme::is_implicit);
+        if let Some(i) = implicit {
+            check_composition(&cfg, &schemes, i, name)?;
         }
         if schemes.is_empty() {
             return err(format!(
@@ -123,7 +131,7 @@ impl NativeParticipant {
             add(&mut store, k, false);
         }
         for s in &schemes {
-            for e in s.send.iter().chain(&s.receive) {
+            for e in s.links.iter().flat_map(|l| l.send.iter().chain(&l.receive)) {
                 add(&mut store, &e.key, false);
             }
         }
@@ -139,7 +147,7 @@ impl NativeParticipant {
         }
         // Data flow of every exchange: where the sent samples come from, where received ones go.
         for s in &schemes {
-            for e in &s.send {
+            for e in s.links.iter().flat_map(|l| &l.send) {
                 let (mesh, data) = &e.key;
                 if me.provides(mesh) {
                     if !write_keys.contains(&e.key) {
@@ -164,7 +172,7 @@ impl NativeParticipant {
                 let i = store.add_mapping(MappingRun::new(&m.from, &m.to, m.constraint));
                 store.add_write_map(e.key.clone(), (m.from.clone(), data.clone()), i);
             }
-            for e in &s.receive {
+            for e in s.links.iter().flat_map(|l| &l.receive) {
                 let (mesh, data) = &e.key;
                 if me.provides(mesh) {
                     continue;
@@ -187,7 +195,9 @@ impl NativeParticipant {
             read_keys,
             write_keys,
             schemes,
+            implicit,
             m2n: None,
+            log_dir: PathBuf::from("."),
             initial_data_queried: false,
             window_complete: false,
             handshake_timeout: m2n::default_handshake_timeout(),
@@ -197,6 +207,12 @@ impl NativeParticipant {
     /// How long `initialize` waits for partners (default 60 s or `TIDELINK_HANDSHAKE_TIMEOUT`).
     pub fn set_handshake_timeout(&mut self, timeout: Duration) {
         self.handshake_timeout = timeout;
+    }
+
+    /// Where `precice-<name>-iterations.log` and `-convergence.log` are written (default:
+    /// the working directory, as preCICE does); call before `initialize`.
+    pub fn set_log_directory(&mut self, dir: &Path) {
+        self.log_dir = dir.to_path_buf();
     }
 
     /// Tells the partners this participant failed, with `reason`, before it goes away.
@@ -236,12 +252,20 @@ impl NativeParticipant {
         CouplingError::new(format!("The given data \"{data}\" is unknown to preCICE mesh \"{mesh}\".{hint}"))
     }
 
+    /// The participant's time: the implicit scheme's (it may jump back), else the first ongoing scheme's.
     fn time(&self) -> f64 {
+        if let Some(i) = self.implicit {
+            return self.schemes[i].time.time();
+        }
         self.schemes.iter().find(|s| s.is_ongoing()).unwrap_or(&self.schemes[0]).time.time()
     }
 
+    /// The implicit scheme decides when coupling ends; without one, any ongoing scheme keeps it going.
     fn ongoing(&self) -> bool {
-        self.schemes.iter().any(BiScheme::is_ongoing)
+        match self.implicit {
+            Some(i) => self.schemes[i].is_ongoing(),
+            None => self.schemes.iter().any(CouplingScheme::is_ongoing),
+        }
     }
 
     fn require_initialized(&self, call: &str) -> Result<()> {
@@ -353,6 +377,77 @@ impl NativeParticipant {
         }
         Ok(())
     }
+}
+
+impl NativeParticipant {
+    /// The window-end exchanges of one `advance` (coupling-semantics.md §11.6–§11.7): the
+    /// implicit scheme first; explicit schemes only once it has accepted its window (so
+    /// explicit partners see converged data only), sends before receives.
+    fn exchange_at_window_ends(&mut self) -> Result<()> {
+        let m2n = self.m2n.as_mut().expect("initialized");
+        let store = &mut self.store;
+        let mut implicit_second = None;
+        let mut accepted = None;
+        if let Some(i) = self.implicit.filter(|&i| self.schemes[i].at_window_end) {
+            let s = &mut self.schemes[i];
+            match s.first_exchange(m2n, store)? {
+                Some(c) if c && s.role == Role::Second => {
+                    implicit_second = Some(i);
+                    accepted = Some(true);
+                }
+                Some(c) => {
+                    s.second_exchange(m2n, store)?;
+                    accepted = Some(c);
+                }
+                None => {
+                    s.second_exchange(m2n, store)?;
+                    accepted = Some(s.accepted);
+                }
+            }
+        }
+        let explicit: Vec<usize> =
+            (0..self.schemes.len()).filter(|&i| Some(i) != self.implicit && self.schemes[i].at_window_end).collect();
+        if accepted == Some(false) {
+            for s in self.schemes.iter_mut().filter(|s| !s.is_implicit()) {
+                s.held = true;
+            }
+            return Ok(());
+        }
+        for s in self.schemes.iter_mut() {
+            s.held = false;
+        }
+        for &i in &explicit {
+            self.schemes[i].first_exchange(m2n, store)?;
+        }
+        if let Some(i) = implicit_second {
+            self.schemes[i].second_exchange(m2n, store)?;
+        }
+        for &i in &explicit {
+            self.schemes[i].second_exchange(m2n, store)?;
+        }
+        Ok(())
+    }
+}
+
+/// The compositions the native engine runs with an implicit scheme: explicit windows that
+/// end only where implicit ones do, and no first-participant windows among them.
+fn check_composition(cfg: &PreciceConfig, schemes: &[CouplingScheme], implicit: usize, name: &str) -> Result<()> {
+    let imp = &schemes[implicit];
+    for s in schemes.iter().enumerate().filter(|(k, _)| *k != implicit).map(|(_, s)| s) {
+        let decl = &cfg.schemes[s.index as usize];
+        let fp = |s: &CouplingScheme| s.time.window_size().is_none();
+        if fp(s) || fp(imp) || !imp.windows_align_with(s) {
+            return Err(CouplingError::new(format!(
+                "{}: participant \"{name}\" couples explicitly here and implicitly in the <coupling-scheme:{}> at line {}; \
+                 the native engine needs the explicit time-window-size to be a whole multiple of the implicit one, and \
+                 neither may use method=\"first-participant\". Adjust the window sizes, or run with the precice backend.",
+                decl.loc,
+                cfg.schemes[imp.index as usize].kind.tag(),
+                cfg.schemes[imp.index as usize].loc.line
+            )));
+        }
+    }
+    Ok(())
 }
 
 impl CouplingData for NativeParticipant {
@@ -485,7 +580,7 @@ impl Coupling for NativeParticipant {
             return err("requiresInitialData() has to be called before initialize().");
         }
         self.initial_data_queried = true;
-        Ok(self.schemes.iter().any(BiScheme::sends_initial_data))
+        Ok(self.schemes.iter().any(CouplingScheme::sends_initial_data))
     }
 
     fn initialize(&mut self) -> Result<()> {
@@ -494,7 +589,7 @@ impl Coupling for NativeParticipant {
             State::Initialized => return err("initialize() may only be called once."),
             State::Constructed => {}
         }
-        if self.schemes.iter().any(BiScheme::sends_initial_data) && !self.initial_data_queried {
+        if self.schemes.iter().any(CouplingScheme::sends_initial_data) && !self.initial_data_queried {
             return err(format!(
                 "Initial data has to be written to preCICE before calling initialize(). Participant \"{}\" sends initialized data: call requiresInitialData() and write the data before initialize().",
                 self.name
@@ -510,11 +605,11 @@ impl Coupling for NativeParticipant {
         }
         self.m2n = Some(M2n::connect(&self.name, &self.cfg, self.handshake_timeout)?);
         let m2n_ref = self.m2n.as_ref().expect("just set");
-        for s in &mut self.schemes {
-            s.partner = m2n_ref.partner(&s.partner_name).ok_or_else(|| {
+        for link in self.schemes.iter_mut().flat_map(|s| s.links.iter_mut()) {
+            link.partner = m2n_ref.partner(&link.partner_name).ok_or_else(|| {
                 CouplingError::new(format!(
                     "There is no m2n communication configured between participants \"{}\" and \"{}\". Please add an appropriate \"<m2n />\" tag.",
-                    self.name, s.partner_name
+                    self.name, link.partner_name
                 ))
             })?;
         }
@@ -524,8 +619,15 @@ impl Coupling for NativeParticipant {
         for s in &mut self.schemes {
             s.initialize_send(m2n, &mut self.store)?;
         }
-        for s in &mut self.schemes {
-            s.initialize_receive(m2n, &mut self.store)?;
+        // Explicit schemes in configuration order, then the implicit one.
+        let order: Vec<usize> =
+            (0..self.schemes.len()).filter(|&i| Some(i) != self.implicit).chain(self.implicit).collect();
+        for i in order {
+            self.schemes[i].initialize_receive(m2n, &mut self.store)?;
+        }
+        if let Some(i) = self.implicit {
+            let imp = self.schemes[i].implicit.as_mut().expect("implicit scheme");
+            imp.open_logs(&self.log_dir, &self.name)?;
         }
         // Read data that no exchange feeds keep no samples: reading them is an error (coupling-semantics.md §2.9).
         self.state = State::Initialized;
@@ -538,7 +640,12 @@ impl Coupling for NativeParticipant {
         if !self.ongoing() {
             return Ok(0.0);
         }
-        Ok(self.schemes.iter().filter(|s| s.is_ongoing()).map(BiScheme::max_step).fold(f64::MAX, f64::min))
+        Ok(self
+            .schemes
+            .iter()
+            .filter(|s| s.is_ongoing() && !s.held)
+            .map(CouplingScheme::max_step)
+            .fold(f64::MAX, f64::min))
     }
 
     fn advance(&mut self, dt: f64) -> Result<()> {
@@ -569,23 +676,21 @@ impl Coupling for NativeParticipant {
                 self.name
             ));
         }
-        for s in self.schemes.iter_mut().filter(|s| s.is_ongoing()) {
+        if let Some(i) = self.implicit {
+            self.schemes[i].implicit.as_mut().expect("implicit scheme").actions.check_and_clear()?;
+        }
+        for s in self.schemes.iter_mut().filter(|s| s.is_ongoing() && !s.held) {
             s.advance(dt);
         }
         let t = self.time();
         self.store.sample_write_buffers(t);
         self.window_complete = false;
-        let m2n = self.m2n.as_mut().expect("initialized");
-        let ends: Vec<usize> = (0..self.schemes.len()).filter(|&i| self.schemes[i].at_window_end).collect();
-        for &i in &ends {
-            self.schemes[i].first_exchange(m2n, &mut self.store)?;
+        for s in &mut self.schemes {
+            s.accepted = false;
         }
-        for &i in &ends {
-            self.schemes[i].second_exchange(m2n, &mut self.store)?;
-            self.schemes[i].at_window_end = false;
+        self.exchange_at_window_ends()?;
+        if self.schemes.iter().any(|s| s.accepted) {
             self.window_complete = true;
-        }
-        if self.window_complete {
             let start = self.schemes.iter().map(|s| s.time.window_start()).fold(f64::MAX, f64::min);
             self.store.trim_write_data(start);
         }
@@ -594,12 +699,12 @@ impl Coupling for NativeParticipant {
 
     fn requires_writing_checkpoint(&mut self) -> Result<bool> {
         self.require_initialized("requiresWritingCheckpoint()")?;
-        Ok(false)
+        Ok(self.implicit.is_some_and(|i| self.schemes[i].implicit.as_mut().expect("implicit").actions.query_write()))
     }
 
     fn requires_reading_checkpoint(&mut self) -> Result<bool> {
         self.require_initialized("requiresReadingCheckpoint()")?;
-        Ok(false)
+        Ok(self.implicit.is_some_and(|i| self.schemes[i].implicit.as_mut().expect("implicit").actions.query_read()))
     }
 
     fn is_coupling_ongoing(&self) -> Result<bool> {

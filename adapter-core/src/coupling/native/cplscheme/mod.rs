@@ -1,7 +1,11 @@
-//! Coupling schemes (preCICE's `cplscheme`): who sends what when, and what a reader
-//! sees inside a window. A participant holds one bi-scheme per partner it is coupled
-//! with; several of them form a compositional scheme (docs/design/coupling-semantics.md §5.5).
+//! Coupling schemes (preCICE's `cplscheme`): who sends what when, what a reader sees inside
+//! a window, and — for implicit schemes — iterations, convergence and checkpoints. A
+//! participant holds one scheme per `<coupling-scheme:*>` it takes part in; several of them
+//! form a compositional scheme (docs/design/coupling-semantics.md §5.5, §11.7).
 
-mod bi;
+mod convergence;
+mod implicit;
+mod logs;
+mod scheme;
 
-pub use bi::BiScheme;
+pub use scheme::{CouplingScheme, Role};

@@ -4,7 +4,7 @@
 use std::io::{self, Read, Write};
 
 /// Protocol version carried in the hello frame.
-pub const PROTOCOL: u32 = 1;
+pub const PROTOCOL: u32 = 2;
 
 /// One message between two participants.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,6 +30,8 @@ pub struct DataFrame {
     pub window: u64,
     /// Window size chosen by a first-participant sender.
     pub window_size: Option<f64>,
+    /// Implicit schemes, from the measuring participant: whether the window converged.
+    pub converged: Option<bool>,
     /// One entry per exchanged datum, in configuration order.
     pub items: Vec<DataItem>,
 }
@@ -139,6 +141,11 @@ impl Frame {
                     }
                     None => e.u8(0),
                 }
+                e.u8(match d.converged {
+                    None => 0,
+                    Some(true) => 1,
+                    Some(false) => 2,
+                });
                 e.u32(d.items.len() as u32);
                 for item in &d.items {
                     e.f64s(&item.times);
@@ -170,6 +177,14 @@ impl Frame {
                 let scheme = d.u32()?;
                 let window = d.u64()?;
                 let window_size = if d.u8()? == 1 { Some(d.f64()?) } else { None };
+                let converged = match d.u8()? {
+                    0 => None,
+                    1 => Some(true),
+                    2 => Some(false),
+                    f => {
+                        return Err(io::Error::new(io::ErrorKind::InvalidData, format!("unknown convergence flag {f}")))
+                    }
+                };
                 let n = d.u32()? as usize;
                 let mut items = Vec::with_capacity(n.min(1024));
                 for _ in 0..n {
@@ -177,7 +192,7 @@ impl Frame {
                     let values = (0..times.len()).map(|_| d.f64s()).collect::<io::Result<_>>()?;
                     items.push(DataItem { times, values });
                 }
-                Frame::Data(DataFrame { scheme, window, window_size, items })
+                Frame::Data(DataFrame { scheme, window, window_size, converged, items })
             }
             ABORT => Frame::Abort { message: d.str()? },
             BYE => Frame::Bye,
@@ -238,6 +253,7 @@ mod tests {
                 scheme: 2,
                 window: 7,
                 window_size: Some(0.5),
+                converged: Some(false),
                 items: vec![DataItem { times: vec![1.0, 2.0], values: vec![vec![1.0], vec![f64::MIN_POSITIVE]] }],
             }),
             Frame::Abort { message: "boom".into() },

@@ -54,6 +54,10 @@ impl TimeHandler {
     pub fn set_window_size(&mut self, dt: f64) {
         self.window_size = Some(dt);
     }
+    /// Forgets a first-participant window size once its window is complete.
+    pub fn clear_window_size(&mut self) {
+        self.window_size = None;
+    }
     /// The scheme's `max-time`, if it has one.
     pub fn max_time(&self) -> Option<f64> {
         self.max_time

@@ -56,6 +56,10 @@ impl Waveform {
     pub fn trim_before(&mut self, t: f64) {
         self.samples.retain(|(s, _)| *s >= t - EPS);
     }
+    /// Drops samples newer than `t` (+ε): a repeated implicit window starts again from `t`.
+    pub fn trim_after(&mut self, t: f64) {
+        self.samples.retain(|(s, _)| *s <= t + EPS);
+    }
     /// Samples with time in `[from, to]` (±ε).
     pub fn samples_between(&self, from: f64, to: f64) -> Vec<(f64, Vec<f64>)> {
         self.samples.iter().filter(|(s, _)| *s >= from - EPS && *s <= to + EPS).cloned().collect()

@@ -119,7 +119,8 @@ fn qr1(cols: &[DVector<f64>], small: impl Fn(f64, f64) -> bool) -> (Vec<usize>, 
         let sel: Vec<DVector<f64>> = kept.iter().map(|&i| cols[i].clone()).collect();
         let (qr, _) = Qr::decompose(&sel);
         let fro = qr.r.norm();
-        match (0..qr.cols()).find(|&i| small(qr.r[(i, i)].abs(), fro)) {
+        // A column without orthogonal part always goes (even when ‖R‖_F is zero).
+        match (0..qr.cols()).find(|&i| qr.r[(i, i)] == 0.0 || small(qr.r[(i, i)].abs(), fro)) {
             Some(i) => {
                 kept.remove(i);
             }

@@ -101,5 +101,7 @@ fn zero_columns_are_always_removed() {
     let c = vec![v(&[1.0, 2.0]), v(&[0.0, 0.0])];
     for kind in ALL {
         assert_eq!(filter(kind, 1e-16, &c, 2).0, [0], "{kind:?}");
+        let (kept, qr) = filter(kind, 1e-16, &c[1..], 1);
+        assert!(kept.is_empty() && qr.cols() == 0, "{kind:?}");
     }
 }

@@ -1,8 +1,11 @@
-//! `<acceleration:constant|aitken|IQN-ILS|IQN-IMVJ>` of implicit schemes (docs/design/coupling-semantics.md §11.5). The
-//! model keeps kind, data and relaxation factors; the remaining children are parsed only to
-//! check their attributes and value ranges.
+//! `<acceleration:constant|aitken|IQN-ILS|IQN-IMVJ>` of implicit schemes (docs/design/coupling-semantics.md §11.5).
+//! Every attribute and child is checked and kept as written (absent stays `None`); the
+//! defaults are resolved by the acceleration methods (`coupling::native::acceleration::settings`).
 
-use super::model::AccelerationDecl;
+use super::model::{
+    AccelerationDecl, BoundViolation, FilterDecl, FilterKind, ImvjRestartDecl, ImvjRestartKind, PreconditionerDecl,
+    PreconditionerKind,
+};
 use super::schema::{check_count, known_children, Attrs, Ctx, Val};
 use super::xml::Element;
 
@@ -16,8 +19,24 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
         _ => &[],
     };
     let a = Attrs::new(ctx, el, attrs);
+    let mut acc = AccelerationDecl::new(kind.clone(), ctx.loc(el.line));
     if qn {
-        let _ = a.choice(ctx, "on-bound-violation", &["ignore", "clamp", "discard", "scale"], Some("ignore"));
+        if a.has("on-bound-violation") {
+            acc.on_bound_violation =
+                match a.choice(ctx, "on-bound-violation", &["ignore", "clamp", "discard", "scale"], None).ok() {
+                    Some("ignore") => Some(BoundViolation::Ignore),
+                    Some("clamp") => Some(BoundViolation::Clamp),
+                    Some("discard") => Some(BoundViolation::Discard),
+                    Some("scale") => Some(BoundViolation::Scale),
+                    _ => None,
+                };
+        }
+        if a.has("reduced-time-grid") {
+            acc.reduced_time_grid = Some(a.bool_or("reduced-time-grid", true));
+        }
+        if kind == "IQN-IMVJ" && a.has("always-build-jacobian") {
+            acc.always_build_jacobian = Some(a.bool_or("always-build-jacobian", false));
+        }
     }
     let children: &[&str] = match kind.as_str() {
         "constant" => &["relaxation"],
@@ -35,13 +54,6 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
             "imvj-restart-mode",
         ],
     };
-    let mut acc = AccelerationDecl {
-        kind: kind.clone(),
-        data: Vec::new(),
-        relaxation: None,
-        initial_relaxation: None,
-        loc: ctx.loc(el.line),
-    };
     for c in known_children(ctx, el, children) {
         let _ = known_children(ctx, c, &[]);
         match c.name.as_str() {
@@ -55,6 +67,9 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
                 let ca = Attrs::new(ctx, c, allowed);
                 let v = ca.f64(ctx, "value", true);
                 acc.initial_relaxation = factor(ctx, c, v, "than one");
+                if qn && ca.has("enforce") {
+                    acc.enforce_initial_relaxation = Some(ca.bool_or("enforce", false));
+                }
             }
             "max-used-iterations" => {
                 let ca = Attrs::new(ctx, c, &["value"]);
@@ -64,6 +79,8 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
                             c.line,
                             format!("The number of max-used-iterations ({n}) has to be larger than zero."),
                         );
+                    } else {
+                        acc.max_used_iterations = Some(n as usize);
                     }
                 }
             }
@@ -75,30 +92,59 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
                             c.line,
                             format!("The number of time-windows-reused ({n}) has to be larger than or equal to zero."),
                         );
+                    } else {
+                        acc.time_windows_reused = Some(n as usize);
                     }
                 }
             }
             "data" => {
                 let ca = Attrs::new(ctx, c, &["name", "mesh", "scaling"]);
                 let (d, m) = (ca.required(ctx, "name"), ca.required(ctx, "mesh"));
-                let _ = ca.f64(ctx, "scaling", false);
+                let scaling = ca.f64(ctx, "scaling", false).ok();
                 if let (Some(d), Some(m)) = (d, m) {
                     acc.data.push((d.to_string(), m.to_string()));
+                    acc.scaling.push(scaling);
                 }
             }
             "filter" => {
                 let ca = Attrs::new(ctx, c, &["type", "limit"]);
-                let _ = ca.choice(ctx, "type", &["QR1", "QR1-absolute", "QR2", "QR3"], None);
-                if let Val::Ok(l) = ca.f64(ctx, "limit", false) {
-                    if l <= 0.0 {
+                let kind = match ca.choice(ctx, "type", &["QR1", "QR1-absolute", "QR2", "QR3"], None).ok() {
+                    Some("QR1") => Some(FilterKind::Qr1),
+                    Some("QR1-absolute") => Some(FilterKind::Qr1Absolute),
+                    Some("QR2") => Some(FilterKind::Qr2),
+                    Some("QR3") => Some(FilterKind::Qr3),
+                    _ => None,
+                };
+                let mut limit = None;
+                let mut bad = false;
+                match ca.f64(ctx, "limit", false) {
+                    Val::Ok(l) if l <= 0.0 => {
                         ctx.error(c.line, format!("The filter limit ({l}) has to be larger than zero."));
+                        bad = true;
                     }
+                    Val::Ok(l) => limit = Some(l),
+                    Val::Bad => bad = true,
+                    Val::Absent => {}
+                }
+                if let (Some(kind), false) = (kind, bad) {
+                    acc.filter = Some(FilterDecl { kind, limit });
                 }
             }
             "preconditioner" => {
                 let ca = Attrs::new(ctx, c, &["type", "update-on-threshold", "freeze-after"]);
-                let _ = ca.choice(ctx, "type", &["constant", "value", "residual", "residual-sum"], None);
-                let _ = ca.int(ctx, "freeze-after", false);
+                let kind = match ca.choice(ctx, "type", &["constant", "value", "residual", "residual-sum"], None).ok() {
+                    Some("constant") => Some(PreconditionerKind::Constant),
+                    Some("value") => Some(PreconditionerKind::Value),
+                    Some("residual") => Some(PreconditionerKind::Residual),
+                    Some("residual-sum") => Some(PreconditionerKind::ResidualSum),
+                    _ => None,
+                };
+                let update_on_threshold =
+                    ca.has("update-on-threshold").then(|| ca.bool_or("update-on-threshold", true));
+                let freeze_after = ca.int(ctx, "freeze-after", false).ok();
+                if let Some(kind) = kind {
+                    acc.preconditioner = Some(PreconditionerDecl { kind, update_on_threshold, freeze_after });
+                }
             }
             _ => {
                 let ca = Attrs::new(
@@ -106,10 +152,34 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
                     c,
                     &["type", "chunk-size", "reused-time-windows-at-restart", "truncation-threshold"],
                 );
-                let _ = ca.choice(ctx, "type", &["no-restart", "RS-0", "RS-LS", "RS-SVD", "RS-SLIDE"], None);
-                let _ = ca.int(ctx, "chunk-size", false);
-                let _ = ca.int(ctx, "reused-time-windows-at-restart", false);
-                let _ = ca.f64(ctx, "truncation-threshold", false);
+                let kind =
+                    match ca.choice(ctx, "type", &["no-restart", "RS-0", "RS-LS", "RS-SVD", "RS-SLIDE"], None).ok() {
+                        Some("no-restart") => Some(ImvjRestartKind::NoRestart),
+                        Some("RS-0") => Some(ImvjRestartKind::Rs0),
+                        Some("RS-LS") => Some(ImvjRestartKind::RsLs),
+                        Some("RS-SVD") => Some(ImvjRestartKind::RsSvd),
+                        Some("RS-SLIDE") => Some(ImvjRestartKind::RsSlide),
+                        _ => None,
+                    };
+                let chunk = ca.int(ctx, "chunk-size", false);
+                let chunk_size = count(ctx, c, chunk, "chunk-size", 1);
+                let reused = ca.int(ctx, "reused-time-windows-at-restart", false);
+                let reused = count(ctx, c, reused, "reused-time-windows-at-restart", 0);
+                let truncation_threshold = match ca.f64(ctx, "truncation-threshold", false) {
+                    Val::Ok(t) if t <= 0.0 => {
+                        ctx.error(c.line, format!("The truncation-threshold ({t}) has to be larger than zero."));
+                        None
+                    }
+                    v => v.ok(),
+                };
+                if let Some(kind) = kind {
+                    acc.imvj_restart = Some(ImvjRestartDecl {
+                        kind,
+                        chunk_size,
+                        reused_time_windows_at_restart: reused,
+                        truncation_threshold,
+                    });
+                }
             }
         }
     }
@@ -129,6 +199,17 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
         check_count(ctx, el, once, 0, Some(1));
     }
     Some(acc)
+}
+
+/// A count attribute of `<imvj-restart-mode>` that has to be at least `min`.
+fn count(ctx: &mut Ctx, c: &Element, v: Val<i64>, name: &str, min: i64) -> Option<usize> {
+    let n = v.ok()?;
+    if n < min {
+        let bound = if min == 0 { "larger than or equal to zero" } else { "larger than zero" };
+        ctx.error(c.line, format!("The {name} ({n}) of <{}> has to be {bound}.", c.name));
+        return None;
+    }
+    Some(n as usize)
 }
 
 /// A relaxation factor in (0, 1].

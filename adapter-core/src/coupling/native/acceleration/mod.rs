@@ -4,6 +4,26 @@
 //! rewrites the values in place. Samples at or before the window start never appear here,
 //! so they can never be changed.
 
+//!
+//! Methods, one file each: [`constant`] relaxation, [`aitken`], and the quasi-Newton methods
+//! [`iqn_ils`] and [`iqn_imvj`], which share `qn` (columns and their lifetime), `filter`
+//! (QR decomposition and filters), `preconditioner` and `layout` (the vectors of one call
+//! and their resampling when the time grid changes). Defaults are resolved in [`settings`].
+
+pub mod aitken;
+pub mod constant;
+pub(crate) mod filter;
+mod imvj_restart;
+pub mod iqn_ils;
+pub mod iqn_imvj;
+pub(crate) mod layout;
+pub(crate) mod preconditioner;
+pub(crate) mod qn;
+pub mod settings;
+
+#[cfg(test)]
+mod tests;
+
 use crate::config::AccelerationDecl;
 use crate::coupling::{CouplingError, Result};
 
@@ -48,7 +68,29 @@ pub trait Acceleration: Send {
     }
 }
 
-/// Builds the method a scheme's `<acceleration:*>` declares.
+/// Builds the method a scheme's `<acceleration:*>` declares, with the defaults of
+/// [`settings`]; settings the native engine does not support (`on-bound-violation` other than
+/// `ignore`) are an error naming the tag.
 pub fn build(decl: &AccelerationDecl) -> Result<Box<dyn Acceleration>> {
-    Err(CouplingError::new(format!("{}: acceleration:{} is not implemented yet", decl.loc, decl.kind)))
+    match decl.kind.as_str() {
+        "constant" => Ok(Box::new(constant::ConstantRelaxation::new(settings::constant(decl)?))),
+        "aitken" => {
+            let (omega0, pre) = settings::aitken(decl)?;
+            Ok(Box::new(aitken::Aitken::new(omega0, pre, label(decl))))
+        }
+        "IQN-ILS" => Ok(Box::new(iqn_ils::IqnIls::new(settings::qn(decl)?, label(decl)))),
+        "IQN-IMVJ" => {
+            let qn = settings::qn(decl)?;
+            Ok(Box::new(iqn_imvj::IqnImvj::new(qn, settings::imvj(decl), label(decl))))
+        }
+        other => Err(CouplingError::new(format!(
+            "{}: unknown acceleration \"{other}\"; use constant, aitken, IQN-ILS or IQN-IMVJ.",
+            decl.loc
+        ))),
+    }
+}
+
+/// "file:line: acceleration:KIND", the prefix of the methods' run-time errors.
+fn label(decl: &AccelerationDecl) -> String {
+    format!("{}: acceleration:{}", decl.loc, decl.kind)
 }

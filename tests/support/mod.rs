@@ -105,3 +105,6 @@ pub fn participant_programs(bins: &[(&str, &str)]) -> PathBuf {
     }
     bin_dir.to_path_buf()
 }
+
+/// The rm3_reg_waves case in its two couplings (tests/rm3_reg_waves.rs, benches/rm3.rs).
+pub mod rm3_case;

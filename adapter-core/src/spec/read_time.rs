@@ -1,6 +1,8 @@
 //! Read-time rule (docs/design/coupling-semantics.md §6.3): reading at the window end (`read_data_time: WINDOW_END`) is
-//! only sound for a participant that runs second in every serial scheme it is part of,
-//! because only then has the partner already produced the current window's data.
+//! only sound for a participant that runs second in every serial explicit scheme it is part of,
+//! because only then has the partner already produced the current window's data. Implicit
+//! schemes repeat a window until it converges, so there every participant reads the
+//! partner's end-of-window value of the converged iteration: WINDOW_END is sound in any of them.
 
 use super::model::ReadDataTime;
 use crate::config::*;
@@ -34,7 +36,7 @@ pub fn check_read_data_time(
         );
         return out;
     }
-    for s in schemes {
+    for s in schemes.into_iter().filter(|s| !s.kind.is_implicit()) {
         let at = format!("<coupling-scheme:{}> ({})", s.kind.tag(), s.loc);
         if !s.kind.is_serial() {
             let why = if s.kind == SchemeKind::Multi {
@@ -148,6 +150,18 @@ mod tests {
     fn second_in_two_serial_schemes_is_fine() {
         let c = cfg(&(scheme("serial-explicit", "A", "B", "D1") + &scheme("serial-explicit", "C", "B", "D2")));
         assert!(errors(&c, "B").is_empty());
+    }
+
+    #[test]
+    fn any_place_in_an_implicit_scheme_is_fine() {
+        for kind in ["serial-implicit", "parallel-implicit"] {
+            let text = scheme(kind, "A", "B", "D1").replace(
+                "</coupling-scheme",
+                r#"<exchange data="D2" mesh="M" from="B" to="A"/><max-iterations value="3"/></coupling-scheme"#,
+            );
+            let c = cfg(&text);
+            assert!(errors(&c, "A").is_empty() && errors(&c, "B").is_empty(), "{kind}");
+        }
     }
 
     #[test]

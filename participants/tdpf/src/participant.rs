@@ -2,8 +2,8 @@
 //! [`TdpfAdapter`], behind the shared entry point ([`Tdpf`]).
 //!
 //! The coupling window (one fixed `time-window-size` for every scheme the participant is in) is the
-//! radiation model's step; implicit schemes (not validated yet, though the adapter checkpoints its state) and
-//! `method="first-participant"` are refused at start-up.
+//! radiation model's step; `method="first-participant"` is refused at start-up. Implicit schemes
+//! repeat windows from the adapter's checkpoint (radiation memory, states read, loads).
 //! Hydrostatics use the magnitude of the participant file's `simulation.gravity` (the hydrodynamic
 //! file's g when it is absent; Chrono's TDPF has no gravity key and uses 9.8), so it matches the
 //! solid's gravity; the excitation coefficients are the file's.
@@ -111,19 +111,10 @@ fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<Td
     Ok(built)
 }
 
-/// The fixed window of every scheme the participant is in; an implicit scheme is refused.
+/// The fixed window of every scheme the participant is in.
 fn window_size(cfg: &PreciceConfig, name: &str) -> Result<f64> {
     let mut window: Option<f64> = None;
     for s in cfg.schemes_of(name) {
-        if s.kind.is_implicit() {
-            bail!(
-                "{}: <coupling-scheme:{}>: the TDPF participant is not run in implicit schemes yet (its state is \
-                 checkpointed, but no implicit TDPF run has been validated); use a serial-explicit or parallel-explicit \
-                 scheme",
-                s.loc,
-                s.kind.tag()
-            );
-        }
         let TimeWindowSize::Fixed(w) = s.time_window_size else {
             bail!(
                 "{}: <coupling-scheme:{}> uses time-window-size method=\"first-participant\"; the TDPF participant steps \

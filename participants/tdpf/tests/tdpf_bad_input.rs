@@ -49,15 +49,6 @@ fn unimplemented_wave_type_names_the_implemented_ones() {
 }
 
 #[test]
-fn implicit_scheme_is_refused() {
-    let xml = Xml { scheme: "serial-implicit", ..Default::default() };
-    let e = build_error(&xml, &good_participant(), &model_yaml(Path::new("rm3.h5"), "    type: NO_WAVE\n"));
-    println!("{e}");
-    assert!(e.contains("the TDPF participant is not run in implicit schemes yet"), "{e}");
-    assert!(e.contains("precice-config.xml:"), "the scheme's line is named: {e}");
-}
-
-#[test]
 fn rigid_body_points_mesh_is_refused() {
     let participant = participant_yaml(&BODIES, "WINDOW_START", "RIGID_BODY_POINTS");
     let e = build_error(&Xml::default(), &participant, &model_yaml(Path::new("rm3.h5"), "    type: NO_WAVE\n"));

@@ -451,11 +451,7 @@ fn pair(
 ) -> (Vec<IStep>, Vec<IStep>, TempCase) {
     let case = Xml::new(2).scheme(scheme).case();
     let (ca, cb) = (cfg(&case), cfg(&case));
-    let side = |config: std::path::PathBuf,
-                me: &'static str,
-                rd: &'static str,
-                wd: &'static str,
-                mut f: Solver| {
+    let side = |config: std::path::PathBuf, me: &'static str, rd: &'static str, wd: &'static str, mut f: Solver| {
         move || {
             let mut p = open_logged(&config, me);
             if p.requires_initial_data().unwrap() {

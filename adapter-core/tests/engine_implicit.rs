@@ -576,3 +576,120 @@ fn a16_iqn_ils_secant_step() {
     assert!(rows[1].starts_with("     1       3       3       1"), "{log}");
     assert!(rows[2].starts_with("     2       4       1       1"), "{log}");
 }
+
+/// A18 with IA sub-cycling (two steps per window): the explicit scheme waits at its window end
+/// through every iteration's sub-steps, so IA's explicit partner exchanges only after the
+/// implicit window is accepted (found by the differential tests against libprecice 3.4.1).
+#[test]
+fn a18_explicit_partners_wait_through_sub_steps_of_repeated_iterations() {
+    let init = r#"initialize="true""#;
+    let base = |s: Scheme| s.window(1).windows(2);
+    let case = Xml::new(2)
+        .scheme(base(Scheme::serial("IA", "EA")).ex("D-IA-EA", "IA", "EA").ex_with("D-EA", "EA", "IA", init))
+        .scheme(
+            base(Scheme::serial_implicit("IA", "IB"))
+                .child(r#"<max-iterations value="2"/>"#)
+                .ex("D-IA-IB", "IA", "IB")
+                .ex("D-IB-IA", "IB", "IA"),
+        )
+        .case();
+    // Every participant writes window.iteration; EA writes 10 + window and 0.1 initially.
+    let (ca, cb, ce) = (cfg(&case), cfg(&case), cfg(&case));
+    let ia = move || {
+        let mut p = open_logged(&ca, "IA");
+        p.initialize().unwrap();
+        // (D-EA read at the step's end, window complete after the step)
+        let mut seen = Vec::new();
+        let (mut window, mut iteration) = (1, 1);
+        while p.is_coupling_ongoing().unwrap() {
+            p.requires_writing_checkpoint().unwrap();
+            let dt = 0.5f64.min(p.get_max_time_step_size().unwrap());
+            let from_ea = read(&mut p, "D-EA", dt);
+            let v = window as f64 + iteration as f64 / 10.0;
+            write(&mut p, "D-IA-EA", v);
+            write(&mut p, "D-IA-IB", v);
+            p.advance(dt).unwrap();
+            let repeat = p.requires_reading_checkpoint().unwrap();
+            let complete = p.is_time_window_complete().unwrap();
+            seen.push((from_ea, complete));
+            if repeat {
+                iteration += 1;
+            } else if complete {
+                window += 1;
+                iteration = 1;
+            }
+        }
+        p.finalize().unwrap();
+        seen
+    };
+    let ib = move || {
+        let mut p = open_logged(&cb, "IB");
+        p.initialize().unwrap();
+        let (mut window, mut iteration) = (1, 1);
+        while p.is_coupling_ongoing().unwrap() {
+            p.requires_writing_checkpoint().unwrap();
+            write(&mut p, "D-IB-IA", window as f64 + iteration as f64 / 10.0);
+            p.advance(1.0).unwrap();
+            if p.requires_reading_checkpoint().unwrap() {
+                iteration += 1;
+            } else {
+                window += 1;
+                iteration = 1;
+            }
+        }
+        p.finalize().unwrap();
+        Vec::new()
+    };
+    let ea = move || {
+        let mut p = open_logged(&ce, "EA");
+        assert!(p.requires_initial_data().unwrap());
+        write(&mut p, "D-EA", 0.1);
+        p.initialize().unwrap();
+        let mut got = Vec::new();
+        let mut window = 1;
+        while p.is_coupling_ongoing().unwrap() {
+            got.push((read(&mut p, "D-IA-EA", 1.0), false));
+            write(&mut p, "D-EA", 10.0 + window as f64);
+            p.advance(1.0).unwrap();
+            window += 1;
+        }
+        p.finalize().unwrap();
+        got
+    };
+    let mut r = run(vec![job(ia), job(ib), job(ea)]);
+    let (ea, _, ia) = (r.pop().unwrap(), r.pop().unwrap(), r.pop().unwrap());
+    // IA: window 1 = iterations 1 and 2 of two sub-steps each; D-EA is EA's initial 0.1 until
+    // window 1 is accepted, then EA's window-1 value 11 (serial-explicit, EA second).
+    let from_ea: Vec<f64> = ia.iter().map(|s| s.0).collect();
+    same("IA reads D-EA", &from_ea, &[0.1, 0.1, 0.1, 0.1, 11.0, 11.0, 11.0, 11.0]);
+    let complete: Vec<bool> = ia.iter().map(|s| s.1).collect();
+    assert_eq!(complete, [false, false, false, true, false, false, false, true], "IA's window-complete flags");
+    // EA sees IA's accepted (second) iterations only.
+    let from_ia: Vec<f64> = ea.iter().map(|s| s.0).collect();
+    same("EA reads D-IA-EA at its window end", &from_ia, &[1.2, 2.2]);
+}
+
+/// The first measurement of a received, initialized datum compares against zero, not
+/// against the initial data (preCICE stores that previous iteration before the initial
+/// exchange; found by the differential tests against libprecice 3.4.1): a relative residual of 1.
+#[test]
+fn first_measurement_of_received_initial_data_is_against_zero() {
+    let m = mesh("A");
+    let scheme = Scheme::serial_implicit("A", "B")
+        .window(1)
+        .windows(1)
+        .child(r#"<max-iterations value="2"/>"#)
+        .child(format!(r#"<relative-convergence-measure data="DataOne" mesh="{m}" limit="1e-3"/>"#))
+        .ex_with("DataOne", "A", "B", r#"initialize="true""#)
+        .ex("DataTwo", "B", "A");
+    // A writes 0.3 initially (the helper's initial data) and 5 in every iteration: against the
+    // initial data, iteration 1 would show |5 − 0.3| / 5 = 0.94.
+    let (_, b, case) = pair(scheme, |_, _| 5.0, |_, _| 0.0);
+    assert_eq!(iterations_per_window(&b), vec![2]);
+    let text = std::fs::read_to_string(case.path().join("precice-B-convergence.log")).unwrap();
+    let rows: Vec<Vec<f64>> =
+        text.lines().skip(1).map(|l| l.split_whitespace().map(|x| x.parse().unwrap()).collect()).collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert_eq!(rows[0][2], 1.0, "iteration 1 against zero: {text}");
+    assert_eq!(rows[1][2], 0.0, "iteration 2 against iteration 1: {text}");
+}

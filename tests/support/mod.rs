@@ -87,14 +87,11 @@ pub fn participant_programs(bins: &[(&str, &str)]) -> PathBuf {
     for (package, bin) in bins {
         cargo.args(["-p", package, "--bin", bin]);
     }
-    let mut features = vec!["tidelink-adapter-core/testing"];
+    let mut features = vec!["tidelink-adapter-core/testing".to_string()];
     if cfg!(feature = "precice") {
-        features.extend([
-            "tidelink-adapter-core/precice",
-            "tidelink-mbs/precice",
-            "tidelink-buoyancy/precice",
-            "tidelink-tdpf/precice",
-        ]);
+        // Only the packages built here may be named (cargo refuses a feature of another one).
+        features.push("tidelink-adapter-core/precice".into());
+        features.extend(bins.iter().map(|(package, _)| format!("{package}/precice")));
     }
     cargo.arg("--features").arg(features.join(","));
     let status = cargo.status().unwrap_or_else(|e| panic!("cannot run {:?}: {e}", cargo));

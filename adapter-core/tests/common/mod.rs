@@ -80,6 +80,10 @@ impl Scheme {
     pub fn parallel_implicit(first: &str, second: &str) -> Scheme {
         Scheme::new("parallel-implicit", first, second)
     }
+    /// The first participant (a multi scheme's controller): its mesh carries the exchanges.
+    pub fn first_name(&self) -> &str {
+        &self.first
+    }
     /// The participants that receive the first participant's mesh.
     fn receivers(&self) -> Vec<&str> {
         if self.others.is_empty() {

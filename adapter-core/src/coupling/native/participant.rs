@@ -405,17 +405,25 @@ impl NativeParticipant {
                 }
             }
         }
-        let explicit: Vec<usize> =
-            (0..self.schemes.len()).filter(|&i| Some(i) != self.implicit && self.schemes[i].at_window_end).collect();
-        if accepted == Some(false) {
-            for s in self.schemes.iter_mut().filter(|s| !s.is_implicit()) {
-                s.held = true;
+        match accepted {
+            Some(false) => {
+                for s in self.schemes.iter_mut().filter(|s| !s.is_implicit()) {
+                    s.held = true;
+                }
+                return Ok(());
             }
-            return Ok(());
+            Some(true) => {
+                for s in self.schemes.iter_mut() {
+                    s.held = false;
+                }
+            }
+            // A sub-step inside the implicit window: explicit schemes held at their window
+            // end wait until the implicit scheme accepts its window.
+            None => {}
         }
-        for s in self.schemes.iter_mut() {
-            s.held = false;
-        }
+        let explicit: Vec<usize> = (0..self.schemes.len())
+            .filter(|&i| Some(i) != self.implicit && self.schemes[i].at_window_end && !self.schemes[i].held)
+            .collect();
         for &i in &explicit {
             self.schemes[i].first_exchange(m2n, store)?;
         }

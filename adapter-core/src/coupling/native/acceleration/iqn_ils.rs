@@ -33,6 +33,12 @@ impl IqnIls {
     pub(crate) fn columns(&self) -> &[super::qn::Column] {
         &self.base.cols
     }
+
+    /// The preconditioner's current weights.
+    #[cfg(test)]
+    pub(crate) fn weights(&self) -> &[f64] {
+        self.base.pre.weights()
+    }
 }
 
 impl Acceleration for IqnIls {

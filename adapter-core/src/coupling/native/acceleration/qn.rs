@@ -7,8 +7,8 @@
 //! Column lifetime:
 //! - iteration k ≥ 2 of a window adds (r^k − r^{k−1}, x̃^k − x̃^{k−1}) in front (newest first);
 //!   the window's convergence adds the last such pair too;
-//! - at most `max-used-iterations` columns, and never more than primary unknowns: the oldest
-//!   go first ("dropped");
+//! - at most `max-used-iterations` columns, and never more than one beyond the primary
+//!   unknowns (as preCICE): the oldest go first ("dropped");
 //! - at convergence, columns of windows older than the last `time-windows-reused` are dropped;
 //!   with 0 the window's columns stay for the next window's first iteration only (IQN-ILS) or
 //!   go at once (IQN-IMVJ, whose Jacobian already holds them);
@@ -187,8 +187,14 @@ impl QnBase {
                 self.label
             )));
         }
-        let (keys, ranges) = (self.layout().primary_keys(), self.ranges());
-        self.pre.iteration(&keys, &ranges, &xt_p, &r);
+        // As in preCICE, the weights follow the quasi-Newton iterations only: the initial
+        // relaxation (first iteration of the first window, or of every window with `enforce`)
+        // leaves the preconditioner, and a residual sum, untouched.
+        let relaxing = self.iter == 0 && (self.window == 0 || self.s.enforce_initial_relaxation);
+        if !relaxing {
+            let (keys, ranges) = (self.layout().primary_keys(), self.ranges());
+            self.pre.iteration(&keys, &ranges, &xt_p, &r);
+        }
         self.record(&xt, &r);
         Ok(Step { xt, x: all(data, |d| &d.old), r, first: self.iter == 0 })
     }
@@ -288,9 +294,11 @@ impl QnBase {
         self.prev = Some((xt.clone(), r.clone()));
     }
 
-    /// Drops the oldest columns beyond `max-used-iterations` and the number of primary unknowns.
+    /// Drops the oldest columns beyond `max-used-iterations` and one more than the number of
+    /// primary unknowns (preCICE adds a column while the count does not exceed the unknowns;
+    /// the filter or the QR decomposition then copes with the dependent one).
     fn cap(&mut self) {
-        let limit = self.s.max_used_iterations.min(self.layout().primary_len(self.s.reduced_time_grid));
+        let limit = self.s.max_used_iterations.min(self.layout().primary_len(self.s.reduced_time_grid) + 1);
         if self.cols.len() > limit {
             self.dropped += self.cols.len() - limit;
             self.cols.truncate(limit);

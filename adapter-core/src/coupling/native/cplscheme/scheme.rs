@@ -254,7 +254,10 @@ impl CouplingScheme {
         Ok(())
     }
 
-    /// The measuring participant measures window 1 against the values before it.
+    /// The measuring participant measures (and accelerates) window 1 against the values
+    /// before it: its own initial data for what it sends (zero when it wrote none), and zero
+    /// for what it receives, even when the partner sent initial data — preCICE stores this
+    /// "previous iteration" before the initial exchange (coupling-semantics.md §11.3).
     fn remember_initial_values(&mut self, store: &mut DataStore) -> Result<()> {
         let Some(imp) = self.implicit.as_mut().filter(|i| i.measuring) else { return Ok(()) };
         for (l, link) in self.links.iter().enumerate() {
@@ -264,8 +267,7 @@ impl CouplingScheme {
                 imp.set_initial((l, true, k), store.degree(&e.key), v);
             }
             for (k, e) in link.receive.iter().enumerate() {
-                let v = store.waveform(&e.key).sample(0.0).unwrap_or_else(|| vec![0.0; store.sample_len(&e.key)]);
-                imp.set_initial((l, false, k), store.degree(&e.key), v);
+                imp.set_initial((l, false, k), store.degree(&e.key), vec![0.0; store.sample_len(&e.key)]);
             }
         }
         Ok(())

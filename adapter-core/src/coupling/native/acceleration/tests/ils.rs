@@ -34,10 +34,11 @@ fn a16_secant_step_reads_0_then_0_1_then_2() {
     // x = 1.05 + 0.05·19 = 2.0.
     let y3 = step(acc.as_mut(), 1.0, h(y2), y2);
     assert!((y3 - 2.0).abs() <= 1e-12, "{y3}");
-    // Iteration 3: x̃ = 2 = y: converged. Its column (−0.95, 0.95) joins; one primary unknown
-    // allows one column, so the older one is dropped.
+    // Iteration 3: x̃ = 2 = y: converged. Its column (−0.95, 0.95) joins: as in preCICE, a
+    // column is added while the count does not exceed the unknowns, so one unknown holds two
+    // (libprecice 3.4.1 logs 2 columns, none dropped: differential test a16_iqn_ils_defaults).
     acc.converged(&[datum("X", true, 1, &[1.0], &[h(y3)], &[y3])]);
-    assert_eq!(acc.qn_columns(), Some(QnColumns { columns: 1, deleted: 0, dropped: 1 }));
+    assert_eq!(acc.qn_columns(), Some(QnColumns { columns: 2, deleted: 0, dropped: 0 }));
 }
 
 #[test]
@@ -108,14 +109,15 @@ fn linear_two_datum_problem_converges_to_the_fixed_point_within_n_plus_2_iterati
     let p = Linear::new();
     assert!(p.m.clone().symmetric_eigenvalues().iter().any(|e| e.abs() > 1.0) || p.m.norm() > 1.0);
     // n = 4 primary unknowns: relaxation, 4 secant columns, then x̃ = x at iteration 6, as
-    // long as the filter keeps every column (a tight QR2 limit).
+    // long as the filter keeps every column (a tight QR2 limit); the convergence adds a fifth
+    // column (one beyond the unknowns, as preCICE allows).
     let mut d = decl("IQN-ILS", &["A", "B"]);
     d.filter = Some(FilterDecl { kind: FilterKind::Qr2, limit: Some(1e-10) });
     let mut acc = build(&d).unwrap();
     let w = run_window(acc.as_mut(), Linear::SPEC, 1.0, &[0.0; 6], &|x| p.h(x), 1e-13, 30).unwrap();
     assert!(w.iterations <= 6, "{} iterations", w.iterations);
     close(&w.result, &p.solution(), 1e-10);
-    assert_eq!(acc.qn_columns().map(|c| (c.columns, c.deleted)), Some((4, 0)));
+    assert_eq!(acc.qn_columns().map(|c| (c.columns, c.deleted)), Some((5, 0)));
     // What was sent last (the fifth update) is the fixed point for the secondary datum too:
     // its update W_S α is that of a map affine in the primary data.
     close(&w.trace.last().unwrap().x, &p.solution(), 1e-9);
@@ -146,16 +148,16 @@ fn linear_problem_with_all_samples_in_the_residual() {
 
 #[test]
 fn reduced_time_grid_false_uses_every_sample_of_primary_data() {
-    // One primary datum with samples at 0.5 and 1: two unknowns, so two columns fit;
-    // with the reduced grid (one unknown) only one does.
-    for (reduced, cols) in [(true, 1), (false, 2)] {
+    // One primary datum with samples at 0.5 and 1: two unknowns, so three columns fit (one
+    // beyond the unknowns, as preCICE); with the reduced grid (one unknown) only two do.
+    for (reduced, cols) in [(true, 2), (false, 3)] {
         let mut d = decl("IQN-ILS", &["X"]);
         d.reduced_time_grid = Some(reduced);
         let mut acc = ils(&d);
         let spec: &Spec = &[("X", true, 1, 2)];
         let h = |x: &[f64]| vec![0.5 * x[0] + 0.1 * x[1] + 1.0, 0.2 * x[0] - 0.3 * x[1] + 2.0];
-        // Three forced iterations: two columns (iteration 2 and the convergence).
-        run_window(&mut acc, spec, 1.0, &[0.0, 0.0], &h, -1.0, 3).unwrap();
+        // Four forced iterations: three columns (iterations 2, 3 and the convergence).
+        run_window(&mut acc, spec, 1.0, &[0.0, 0.0], &h, -1.0, 4).unwrap();
         assert_eq!(acc.columns().len(), cols, "reduced {reduced}");
     }
 }
@@ -199,9 +201,9 @@ fn time_windows_reused_zero_uses_the_previous_columns_once() {
     // Window 1 is A16 with its iteration 3 forced: accepted value 2.
     let y0 = scalar_windows(&mut acc, 1)[0].result[0];
     assert!((y0 - 2.0).abs() <= 1e-12);
-    // It ends with its one column (the newer of two; one unknown).
-    assert_eq!(acc.columns().iter().map(|c| c.window).collect::<Vec<_>>(), [0]);
-    assert_eq!(acc.qn_columns(), Some(QnColumns { columns: 1, deleted: 0, dropped: 1 }));
+    // It ends with both its columns (one unknown holds two, as in preCICE).
+    assert_eq!(acc.columns().iter().map(|c| c.window).collect::<Vec<_>>(), [0, 0]);
+    assert_eq!(acc.qn_columns(), Some(QnColumns { columns: 2, deleted: 0, dropped: 0 }));
     // Window 2, iteration 1: x̃ = 0.5·y + 2 = 3; the kept column makes it the exact secant
     // step to the fixed point 4.
     let mut data = vec![datum("X", true, 1, &[2.0], &[0.5 * y0 + 2.0], &[y0])];
@@ -269,7 +271,7 @@ fn enforce_relaxes_the_first_iteration_of_every_window() {
     acc.perform(&mut data).unwrap();
     // 0.1·3 + 0.9·2, although a column is kept.
     assert!((data[0].values[0] - 2.1).abs() <= 1e-15);
-    assert_eq!(acc.columns().len(), 1);
+    assert_eq!(acc.columns().len(), 2, "window 1's two columns are kept");
 }
 
 #[test]
@@ -319,4 +321,36 @@ fn a_time_grid_change_within_a_window_drops_that_windows_columns() {
     close(&data3[0].values, &[0.1 * 3.0 + 0.9 * old[0]], 1e-15);
     acc.converged(&data3);
     assert_eq!(acc.qn_columns().unwrap().dropped, 1);
+}
+
+#[test]
+fn the_initial_relaxation_leaves_the_residual_sum_weights_alone() {
+    // As libprecice 3.4.1 (differential test iqn_ils_parallel_qr2): the weights follow the
+    // quasi-Newton iterations only, so the relaxed first iteration adds no share to the sums.
+    let mut d = decl("IQN-ILS", &["A", "B"]);
+    d.preconditioner = Some(crate::config::PreconditionerDecl {
+        kind: crate::config::PreconditionerKind::ResidualSum,
+        update_on_threshold: None,
+        freeze_after: None,
+    });
+    let mut acc = ils(&d);
+    let data = |a: f64, b: f64, old: [f64; 2]| {
+        vec![datum("A", true, 1, &[1.0], &[a], &[old[0]]), datum("B", true, 1, &[1.0], &[b], &[old[1]])]
+    };
+    // Iteration 1: residuals (3, 4): a share of 3/5 and 4/5 if it counted.
+    let mut it1 = data(3.0, 4.0, [0.0, 0.0]);
+    acc.perform(&mut it1).unwrap();
+    assert!(acc.weights().iter().all(|w| *w == 1.0), "{:?}", acc.weights());
+    // Iteration 2: residuals (1, 0) relative to what was sent: the sums are (1, 0) alone, so
+    // A's weight is 1/1 and B (zero share) keeps its weight 1.
+    let (a2, b2) = (it1[0].values[0], it1[1].values[0]);
+    let mut it2 = data(a2 + 1.0, b2, [a2, b2]);
+    acc.perform(&mut it2).unwrap();
+    assert_eq!(acc.weights(), &[1.0, 1.0]);
+    // Iteration 3: residuals (0, 2): shares (0, 1) added: A 1/1, B 1/1 — had iteration 1
+    // counted, A would be 1/(0.6 + 1) and B 1/(0.8 + 1).
+    let (a3, b3) = (it2[0].values[0], it2[1].values[0]);
+    let mut it3 = data(a3, b3 + 2.0, [a3, b3]);
+    acc.perform(&mut it3).unwrap();
+    assert_eq!(acc.weights(), &[1.0, 1.0]);
 }

@@ -4,13 +4,13 @@
 
 use crate::gravity;
 use crate::launch;
-use crate::manifest::Case;
+use crate::manifest::{Case, ParticipantEntry};
 use crate::participant_check;
 use crate::paths;
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use tidelink_adapter_core::config::{self, PreciceConfig};
-use tidelink_adapter_core::coupling::{Backend, PRECICE_AVAILABLE};
+use tidelink_adapter_core::coupling::{native, Backend, PRECICE_AVAILABLE};
 use tidelink_adapter_core::diagnostics::{nearest, Diagnostics};
 use tidelink_adapter_core::spec::{self, ParticipantFile};
 
@@ -19,6 +19,49 @@ pub struct Checked {
     pub case: Option<Case>,
     pub config: Option<PreciceConfig>,
     pub diags: Diagnostics,
+}
+
+/// Whether `path` is a preCICE configuration file rather than a case: a file named `*.xml`, or
+/// whose text starts with `<` (a manifest is YAML).
+pub fn is_xml_file(path: &Path) -> bool {
+    if !path.is_file() {
+        return false;
+    }
+    if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")) {
+        return true;
+    }
+    let Ok(bytes) = std::fs::read(path) else { return false };
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(512)]);
+    text.trim_start_matches('\u{feff}').trim_start().starts_with('<')
+}
+
+/// Checks a preCICE configuration alone, without a case: preCICE's validation catalogue, then,
+/// on the native backend, for every participant what the native engine would refuse at its start
+/// (and the output it would not write). On the precice backend the XML rules are all: the real
+/// library runs every feature they accept.
+pub fn check_xml(path: &Path, backend: Backend) -> Checked {
+    let mut diags = Diagnostics::default();
+    let config = match config::load(path) {
+        Ok((cfg, warnings)) => {
+            diags.extend(warnings);
+            Some(cfg)
+        }
+        Err(errors) => {
+            diags.extend(errors);
+            None
+        }
+    };
+    if let Some(cfg) = config.as_ref().filter(|_| backend == Backend::Native) {
+        for p in &cfg.participants {
+            for d in native::check(cfg, &p.name).0 {
+                if !diags.0.contains(&d) {
+                    diags.push(d);
+                }
+            }
+        }
+        diags.0.sort_by_key(|d| d.location.line);
+    }
+    Checked { case: None, config, diags }
 }
 
 /// Checks the case at `path` (a case directory or its manifest).
@@ -41,6 +84,9 @@ pub fn check_case(path: &std::path::Path) -> Checked {
     check_manifest(&case, config.as_ref(), &mut diags);
     let specs = load_specs(&case, config.as_ref(), &mut diags);
     diags.extend(gravity::check(&specs));
+    if let Some(cfg) = &config {
+        check_native(&case, cfg, &mut diags);
+    }
     if config.is_some() {
         let facts = participant_check::run_all(&case, &mut diags);
         diags.extend(participant_check::cross_rules(&facts));
@@ -151,19 +197,40 @@ fn check_backends(case: &Case, d: &mut Diagnostics) {
     }
 }
 
+/// What the native engine would refuse (or not write) for each participant `run` starts on it:
+/// found here, before any process starts, for the programs without a participant file too.
+fn check_native(case: &Case, cfg: &PreciceConfig, d: &mut Diagnostics) {
+    for (_, p) in case.launched() {
+        if tidelink_backend(case, p) != Some("native") || cfg.participant(&p.name).is_none() {
+            continue;
+        }
+        for diag in native::check(cfg, &p.name).0 {
+            if !d.0.contains(&diag) {
+                d.push(diag);
+            }
+        }
+    }
+}
+
+/// The backend `run` gives a launched `tidelink-*` program (its own `--backend`, else the
+/// manifest's, else the programs' default, native); `None` for any other program.
+fn tidelink_backend<'a>(case: &'a Case, p: &'a ParticipantEntry) -> Option<&'a str> {
+    let cmd = p.command.as_ref()?;
+    let program = std::path::Path::new(cmd.program()).file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if !program.starts_with("tidelink-") {
+        return None;
+    }
+    let own = cmd.args().windows(2).find(|w| w[0] == "--backend").map(|w| w[1].as_str());
+    let own = own.or_else(|| cmd.args().iter().find_map(|a| a.strip_prefix("--backend=")));
+    Some(own.or(case.backend_for(p)).unwrap_or("native"))
+}
+
 /// The backends of the `tidelink-*` programs `run` starts must agree: the native engine and
 /// libprecice do not speak the same protocol, so a mixed case fails at its first connection.
 fn check_one_backend(case: &Case, d: &mut Diagnostics) {
     let mut first: Option<(&str, &str)> = None;
     for (i, p) in case.launched() {
-        let Some(cmd) = p.command.as_ref() else { continue };
-        let program = std::path::Path::new(cmd.program()).file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if !program.starts_with("tidelink-") {
-            continue;
-        }
-        let own = cmd.args().windows(2).find(|w| w[0] == "--backend").map(|w| w[1].as_str());
-        let own = own.or_else(|| cmd.args().iter().find_map(|a| a.strip_prefix("--backend=")));
-        let backend = own.or(case.backend_for(p)).unwrap_or("native");
+        let Some(backend) = tidelink_backend(case, p) else { continue };
         match first {
             None => first = Some((p.name.as_str(), backend)),
             Some((name, b)) if b != backend => {

@@ -18,11 +18,14 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tidelink_adapter_core::coupling::Backend;
+use tidelink_adapter_core::diagnostics::Location;
 
 /// Checks and runs Tidelink co-simulation cases.
 ///
 /// A case is a directory with a manifest `tidelink.yaml` naming the preCICE XML and, for
-/// each participant, its command, participant file (`spec`) and working directory.
+/// each participant, its command, participant file (`spec`) and working directory. `check`
+/// also takes a preCICE XML file alone.
 #[derive(Parser)]
 #[command(name = "tidelink", version)]
 struct Cli {
@@ -42,15 +45,22 @@ enum Cmd {
         /// The case directory (or its tidelink.yaml).
         case: PathBuf,
     },
-    /// Validate a case without running it
+    /// Validate a case, or a preCICE configuration alone, without running it
     ///
     /// Checks the preCICE XML, every participant file, every `tidelink-*` participant's own
-    /// files (model, solver, hydrodynamic; by running it with `--check`), and the agreements
-    /// between them (participant, mesh and data names, read_data_time, gravity, body_to_body). Prints every problem as
-    /// `file:line: error: ...`; exits 0 when there are no errors (warnings are allowed).
+    /// files (model, solver, hydrodynamic; by running it with `--check`), what the native engine
+    /// refuses for the participants that run on it, and the agreements between files
+    /// (participant, mesh and data names, read_data_time, gravity, body_to_body). Given an XML
+    /// file instead of a case, checks that file and what the engine of `--backend` would refuse
+    /// for each of its participants. Prints every problem as `file:line: error: ...`; exits 0
+    /// when there are no errors (warnings are allowed).
     Check {
-        /// The case directory (or its tidelink.yaml).
+        /// The case directory (or its tidelink.yaml), or a preCICE configuration file.
         case: PathBuf,
+        /// For a preCICE configuration checked alone: the backend its participants would run on
+        /// (`native`, the default, or `precice`, the real library). A case's manifest says it.
+        #[arg(long, value_name = "BACKEND")]
+        backend: Option<Backend>,
     },
     /// Generate a BEMIO hydrodynamic file with Capytaine from a YAML description
     ///
@@ -70,7 +80,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<u8> = match cli.command {
         Cmd::Run { case } => run::run(&case),
-        Cmd::Check { case } => Ok(if check_command(&case) { 0 } else { 1 }),
+        Cmd::Check { case, backend } => Ok(if check_command(&case, backend) { 0 } else { 1 }),
         Cmd::Hydro { description, output } => hydro::generate(&description, output.as_deref()).map(|p| {
             println!("{}", p.display());
             0
@@ -86,18 +96,34 @@ fn main() -> ExitCode {
 }
 
 /// Prints every diagnostic and a summary; true when there are no errors.
-fn check_command(case: &std::path::Path) -> bool {
-    let checked = check::check_case(case);
+fn check_command(case: &std::path::Path, backend: Option<Backend>) -> bool {
+    let xml = check::is_xml_file(case);
+    let checked = if xml {
+        check::check_xml(case, backend.unwrap_or_default())
+    } else {
+        let mut checked = check::check_case(case);
+        if backend.is_some() {
+            checked.diags.error(
+                Location::new(case, 0),
+                "--backend applies to a preCICE configuration checked alone; a case sets `backend:` in its tidelink.yaml",
+            );
+        }
+        checked
+    };
     for d in &checked.diags.0 {
         println!("{d}");
     }
     let errors = checked.diags.errors().count();
     let warnings = checked.diags.warnings().count();
-    let name = checked.case.as_ref().map(|c| c.name()).unwrap_or_else(|| case.display().to_string());
+    let what = match &checked.case {
+        Some(c) => format!("case `{}`", c.name()),
+        None if xml => format!("configuration `{}`", case.display()),
+        None => format!("case `{}`", case.display()),
+    };
     if errors == 0 {
-        println!("case `{name}`: no errors ({warnings} warning(s))");
+        println!("{what}: no errors ({warnings} warning(s))");
     } else {
-        println!("case `{name}`: {errors} error(s), {warnings} warning(s)");
+        println!("{what}: {errors} error(s), {warnings} warning(s)");
     }
     errors == 0
 }

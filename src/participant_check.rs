@@ -95,10 +95,20 @@ fn run_one(case: &Case, p: &ParticipantEntry) -> Result<CheckReport, String> {
 }
 
 /// `file` (relative to the participant's working directory `wd`) as the case's own paths are
-/// written, without `.` components, so the same finding compares equal.
+/// written, without `.` components and with `dir/..` folded, so the same finding compares equal.
 fn in_case(wd: &Path, file: &Path) -> PathBuf {
     let joined = if file.is_relative() { wd.join(file) } else { file.to_path_buf() };
-    joined.components().filter(|c| !matches!(c, Component::CurDir)).collect()
+    let mut out: Vec<Component> = Vec::new();
+    for c in joined.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out.into_iter().collect()
 }
 
 /// Rules between participants: settings that must be the same wherever they are set.
@@ -133,6 +143,15 @@ mod tests {
     fn facts(name: &str, value: bool, line: usize) -> ParticipantFacts {
         let fact = Fact::new(BODY_TO_BODY, value, &Location::new(format!("{name}.yaml"), line));
         ParticipantFacts { name: name.to_string(), facts: vec![fact] }
+    }
+
+    #[test]
+    fn paths_from_a_working_directory_are_written_as_the_case_writes_them() {
+        let wd = Path::new("configs/case/./solid");
+        assert_eq!(in_case(wd, Path::new("../precice-config.xml")), Path::new("configs/case/precice-config.xml"));
+        assert_eq!(in_case(wd, Path::new("./model.yaml")), Path::new("configs/case/solid/model.yaml"));
+        assert_eq!(in_case(Path::new("../up"), Path::new("../x.xml")), Path::new("../x.xml"));
+        assert_eq!(in_case(wd, Path::new("/abs/x.xml")), Path::new("/abs/x.xml"));
     }
 
     #[test]

@@ -15,6 +15,14 @@ use tidelink_adapter_core::config::{PreciceConfig, TimeWindowSize};
 /// Runs the case at `path`; the exit code: 0 when every participant exited 0, 1 when one
 /// failed, 130 after Ctrl-C.
 pub fn run(path: &Path) -> Result<u8> {
+    if check::is_xml_file(path) {
+        bail!(
+            "{} is a preCICE configuration, not a case: `tidelink run` needs a case folder whose tidelink.yaml says \
+             how to start each participant (docs/user-guide.md); `tidelink check {}` validates the file alone",
+            path.display(),
+            path.display()
+        );
+    }
     let checked = check::check_case(path);
     for d in &checked.diags.0 {
         eprintln!("{d}");

@@ -412,3 +412,94 @@ fn check_reports_a_body_to_body_mismatch_between_the_solid_and_the_tdpf_model() 
         "at the Solid's key: {line}"
     );
 }
+
+/// The shipped sphere_drop with the Fluid mapping read data by RBF, and a watch-point on the
+/// Solid's mesh; `tail` is appended to the manifest.
+fn sphere_drop_with_rbf() -> Case {
+    sphere_drop_with(&[
+        (
+            "precice-config.xml",
+            r#"    <mapping:nearest-neighbor direction="read" from="SolidMesh" to="FluidMesh" constraint="consistent" />"#,
+            r#"    <mapping:rbf direction="read" from="SolidMesh" to="FluidMesh" constraint="consistent"><basis-function:thin-plate-splines /></mapping:rbf>"#,
+        ),
+        (
+            "precice-config.xml",
+            r#"    <read-data name="torques" mesh="SolidMesh" />"#,
+            r#"    <read-data name="torques" mesh="SolidMesh" /><watch-point name="Ball" mesh="SolidMesh" coordinate="0;0;0" />"#,
+        ),
+    ])
+}
+
+#[test]
+fn check_refuses_what_the_native_engine_refuses_once_with_its_line() {
+    let case = sphere_drop_with_rbf();
+    let o = tidelink(&["check"], case.path());
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    let xml = case.file("precice-config.xml");
+    assert_error_at(&t, &xml, 38, "mapping:rbf is not supported by the native engine yet");
+    let warning = format!("{}:32: warning: watch-point \"Ball\" is accepted", xml.display());
+    assert!(t.contains(&warning), "{t}");
+    // Found by `tidelink check` and by the participants' own checks: reported once.
+    assert_eq!(t.matches("mapping:rbf is not supported").count(), 1, "{t}");
+    assert_eq!(t.matches("watch-point \"Ball\"").count(), 1, "{t}");
+    assert!(t.contains("1 error(s), 1 warning(s)"), "{t}");
+
+    // The Fluid on the real library (only its mapping is refused): no error left.
+    let precice = sphere_drop_with_rbf();
+    let manifest = std::fs::read_to_string(precice.file("tidelink.yaml")).expect("manifest");
+    let manifest = manifest.replace("command: tidelink-buoyancy", "command: tidelink-buoyancy\n    backend: precice");
+    precice.write("tidelink.yaml", &manifest);
+    let t = text(&tidelink(&["check"], precice.path()));
+    assert!(!t.contains("mapping:rbf is not supported"), "{t}");
+}
+
+#[test]
+fn an_external_participant_is_not_checked_against_the_native_engine() {
+    let case = sphere_drop_with_rbf();
+    let manifest = std::fs::read_to_string(case.file("tidelink.yaml")).expect("manifest");
+    let manifest = manifest.replace("    command: tidelink-buoyancy\n", "    external: true\n");
+    assert!(manifest.contains("external: true"), "{manifest}");
+    case.write("tidelink.yaml", &manifest.replace("    spec: fluid/participant.yaml\n", ""));
+    let o = tidelink(&["check"], case.path());
+    let t = text(&o);
+    assert!(o.status.success(), "the external Fluid links preCICE itself:\n{t}");
+    assert!(t.contains("watch-point \"Ball\" is accepted"), "the Solid runs natively:\n{t}");
+}
+
+#[test]
+fn check_takes_a_precice_configuration_alone() {
+    let case = Case::new(&[]);
+    let xml = case.file("precice-config.xml");
+    let o = tidelink(&["check"], &xml);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert_eq!(t.trim_end(), format!("configuration `{}`: no errors (0 warning(s))", xml.display()));
+
+    // Broken: preCICE's rules with file and line, not a YAML error.
+    case.write("broken.xml", &XML.replace(r#"<max-time value="1.0" />"#, ""));
+    let broken = case.file("broken.xml");
+    let t = text(&tidelink(&["check"], &broken));
+    assert_error_at(&t, &broken, 27, "At least one termination condition is required");
+    assert!(!t.contains("YAML"), "{t}");
+
+    // Recognised by its text too, whatever its name.
+    case.write("coupling.cfg", &XML.replace("nearest-neighbor", "nearest-projection"));
+    let cfg = case.file("coupling.cfg");
+    let o = tidelink(&["check"], &cfg);
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    assert_error_at(&t, &cfg, 21, "mapping:nearest-projection is not supported by the native engine yet");
+    assert_error_at(&t, &cfg, 22, "mapping:nearest-projection is not supported by the native engine yet");
+    assert!(t.contains("2 error(s), 0 warning(s)"), "{t}");
+    let o = tidelink(&["check", "--backend", "precice"], &cfg);
+    assert!(o.status.success(), "{}", text(&o));
+
+    // --backend is for a file alone; `run` needs a case.
+    let t = text(&tidelink(&["check", "--backend", "native"], case.path()));
+    assert!(t.contains("--backend applies to a preCICE configuration checked alone"), "{t}");
+    let o = tidelink(&["run"], &xml);
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    assert!(t.contains("is a preCICE configuration, not a case"), "{t}");
+}

@@ -8,7 +8,7 @@
 
 use crate::adapter::Adapter;
 use crate::config::PreciceConfig;
-use crate::coupling::Backend;
+use crate::coupling::{native, Backend};
 use crate::diagnostics::{Diagnostic, Diagnostics, Location, Severity};
 use crate::driver::{self, CoupleError, Progress, RunSummary};
 use crate::spec::{self, ParticipantFile};
@@ -213,16 +213,28 @@ pub struct CheckReport {
     pub facts: Vec<Fact>,
 }
 
-/// Builds the participant without running it and reports what a run would stop on.
-pub fn check<P: Participant>(participant_file: &Path, precice_config: &Path) -> CheckReport {
-    match build::<P>(participant_file, precice_config) {
+/// Builds the participant without running it and reports what a run on `backend` would stop
+/// on: its files, and on the native backend also what the engine refuses in the XML for this
+/// participant (and the output it accepts but does not write), as `coupling::native::check`.
+pub fn check<P: Participant>(participant_file: &Path, precice_config: &Path, backend: Backend) -> CheckReport {
+    let mut report = match build::<P>(participant_file, precice_config) {
         Ok((built, _)) => CheckReport { diagnostics: built.warnings, facts: built.facts },
-        Err(ParticipantError::Files(d)) => CheckReport { diagnostics: d, facts: Vec::new() },
+        Err(ParticipantError::Files(d)) => return CheckReport { diagnostics: d, facts: Vec::new() },
         Err(ParticipantError::Build(e)) => {
             CheckReport { diagnostics: error_diagnostics(e.as_ref(), participant_file), facts: Vec::new() }
         }
         Err(e) => CheckReport { diagnostics: error_diagnostics(&e, participant_file), facts: Vec::new() },
+    };
+    if backend == Backend::Native {
+        if let Ok((file, cfg, _)) = spec::load_checked(participant_file, precice_config) {
+            for d in native::check(&cfg, &file.adapter.participant_name).0 {
+                if !report.diagnostics.0.contains(&d) {
+                    report.diagnostics.push(d);
+                }
+            }
+        }
     }
+    report
 }
 
 /// The diagnostics inside an error's chain, or one error at `file` with the whole chain.
@@ -378,14 +390,14 @@ mod tests {
     fn an_implicit_scheme_is_refused_at_start_up_without_checkpoints() {
         let case = crate::testing::temp_case(&implicit_xml());
         let file = case.write("a.yaml", "precice_adapter_config:\n  participant_name: A\n");
-        let report = check::<Probe<false>>(&file, &case.config);
+        let report = check::<Probe<false>>(&file, &case.config, Backend::Native);
         let text = report.diagnostics.to_string();
         assert!(report.diagnostics.has_errors(), "{text}");
         assert!(
             text.contains(":20: error: <coupling-scheme:serial-implicit> is implicit, but participant `A` cannot save"),
             "{text}"
         );
-        let report = check::<Probe<true>>(&file, &case.config);
+        let report = check::<Probe<true>>(&file, &case.config, Backend::Native);
         assert!(!report.diagnostics.has_errors(), "{}", report.diagnostics);
     }
 

@@ -216,6 +216,29 @@ pub struct WatchPointDecl {
     pub loc: Location,
 }
 
+/// `<watch-integral name mesh scale-with-connectivity>`.
+#[derive(Debug, Clone)]
+pub struct WatchIntegralDecl {
+    /// Names the output file (`precice-<participant>-watchintegral-<name>.log`).
+    pub name: String,
+    /// A mesh the participant provides.
+    pub mesh: String,
+    /// The tag.
+    pub loc: Location,
+}
+
+/// `<action:TYPE timing mesh>`: a data action run around the mappings (multiply-by-area,
+/// divide-by-area, summation, python, recorder).
+#[derive(Debug, Clone)]
+pub struct ActionDecl {
+    /// The tag suffix.
+    pub kind: String,
+    /// The mesh whose data it changes.
+    pub mesh: String,
+    /// The tag.
+    pub loc: Location,
+}
+
 /// `<export:vtu|vtp|vtk|csv>`.
 #[derive(Debug, Clone)]
 pub struct ExportDecl {
@@ -248,8 +271,12 @@ pub struct ParticipantDecl {
     pub mappings: Vec<MappingDecl>,
     /// `<watch-point>`s (validated; the native engine writes no files for them yet).
     pub watch_points: Vec<WatchPointDecl>,
+    /// `<watch-integral>`s (validated; the native engine writes no files for them yet).
+    pub watch_integrals: Vec<WatchIntegralDecl>,
     /// `<export:*>`s (validated; the native engine writes no files for them yet).
     pub exports: Vec<ExportDecl>,
+    /// `<action:*>`s (validated; the native engine refuses them).
+    pub actions: Vec<ActionDecl>,
     /// The tag.
     pub loc: Location,
 }

@@ -64,7 +64,9 @@ pub(crate) fn participant(ctx: &mut Ctx, el: &Element, cfg: &mut PreciceConfig) 
         read_data: Vec::new(),
         mappings: Vec::new(),
         watch_points: Vec::new(),
+        watch_integrals: Vec::new(),
         exports: Vec::new(),
+        actions: Vec::new(),
         loc: ctx.loc(el.line),
     };
     let mut allowed: Vec<String> =
@@ -117,6 +119,7 @@ pub(crate) fn participant(ctx: &mut Ctx, el: &Element, cfg: &mut PreciceConfig) 
                 let (n, m) = (ca.required(ctx, "name"), ca.required(ctx, "mesh"));
                 let _ = ca.required(ctx, "scale-with-connectivity");
                 if let (Some(n), Some(m)) = (n, m) {
+                    p.watch_integrals.push(WatchIntegralDecl { name: n.to_string(), mesh: m.to_string(), loc });
                     users.push(MeshUser {
                         what: format!("Watch-integral \"{n}\" of participant \"{name}\""),
                         mesh: m.to_string(),
@@ -132,7 +135,9 @@ pub(crate) fn participant(ctx: &mut Ctx, el: &Element, cfg: &mut PreciceConfig) 
                 }
             }
             n if n.starts_with("action:") => {
-                if let Some(u) = action(ctx, c, &n["action:".len()..], &name) {
+                let kind = &n["action:".len()..];
+                if let Some(u) = action(ctx, c, kind, &name) {
+                    p.actions.push(ActionDecl { kind: kind.to_string(), mesh: u.mesh.clone(), loc });
                     users.push(u);
                 }
             }

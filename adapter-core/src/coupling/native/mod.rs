@@ -8,5 +8,6 @@ mod m2n;
 mod mapping;
 mod participant;
 pub mod time;
+mod unsupported;
 
-pub use participant::NativeParticipant;
+pub use participant::{check, NativeParticipant};

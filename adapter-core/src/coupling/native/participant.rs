@@ -7,9 +7,10 @@ use super::data::{DataState, DataStore, Key, MappingRun, MeshState};
 use super::m2n::wire::Frame;
 use super::m2n::{self, M2n};
 use super::time::{Waveform, EPS};
-use crate::config::{self, MappingDirection, MappingMethod, PreciceConfig};
+use super::unsupported;
+use crate::config::{self, MappingDirection, PreciceConfig};
 use crate::coupling::{Coupling, CouplingData, CouplingError, Result, VertexId};
-use crate::diagnostics::nearest;
+use crate::diagnostics::{nearest, Diagnostic, Diagnostics, Location};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -64,8 +65,25 @@ impl NativeParticipant {
         Self::from_config(name, cfg)
     }
 
-    /// Prepares participant `name` from an already loaded configuration.
+    /// Prepares participant `name` from an already loaded configuration; refuses, with every
+    /// reason at its tag, what the native engine does not run (see [`check`]), and logs what
+    /// it accepts without carrying out.
     pub fn from_config(name: &str, cfg: PreciceConfig) -> Result<NativeParticipant> {
+        let findings = unsupported::findings(&cfg, name);
+        findings.log_warnings();
+        let mut refused: Vec<String> = findings.errors().map(|d| format!("{}: {}", d.location, d.message)).collect();
+        match Self::build(name, cfg) {
+            Ok(p) if refused.is_empty() => Ok(p),
+            Ok(_) => err(refused.join("\n")),
+            Err(e) => {
+                refused.push(e.message);
+                err(refused.join("\n"))
+            }
+        }
+    }
+
+    /// The construction proper: schemes, data store and data flow (the first error only).
+    fn build(name: &str, cfg: PreciceConfig) -> Result<NativeParticipant> {
         let Some(me) = cfg.participant(name) else {
             let names: Vec<&str> = cfg.participants.iter().map(|p| p.name.as_str()).collect();
             let hint = nearest(name, names.iter().copied())
@@ -78,7 +96,8 @@ impl NativeParticipant {
         };
         if cfg.participants.len() < 2 {
             return err(format!(
-                "In the preCICE configuration \"{}\" only one participant is defined. One participant makes no coupled simulation.",
+                "{}: In the preCICE configuration \"{}\" only one participant is defined. One participant makes no coupled simulation.",
+                me.loc,
                 cfg.path.display()
             ));
         }
@@ -92,7 +111,8 @@ impl NativeParticipant {
         }
         if schemes.is_empty() {
             return err(format!(
-                "No coupling scheme defined for participant \"{name}\" in \"{}\".",
+                "{}: No coupling scheme defined for participant \"{name}\" in \"{}\".",
+                me.loc,
                 cfg.path.display()
             ));
         }
@@ -136,15 +156,6 @@ impl NativeParticipant {
             }
         }
 
-        for m in &me.mappings {
-            if m.method != MappingMethod::NearestNeighbor {
-                return err(format!(
-                    "{}: mapping:{} is not supported by the native engine yet; use mapping:nearest-neighbor, or run with the precice backend.",
-                    m.loc,
-                    m.method.tag()
-                ));
-            }
-        }
         // Data flow of every exchange: where the sent samples come from, where received ones go.
         for s in &schemes {
             for e in s.links.iter().flat_map(|l| &l.send) {
@@ -434,6 +445,32 @@ impl NativeParticipant {
             self.schemes[i].second_exchange(m2n, store)?;
         }
         Ok(())
+    }
+}
+
+/// What the native engine says about participant `name` of `cfg` before it connects: every
+/// feature it refuses and the first other error its construction stops on (errors, the same
+/// words and location as [`NativeParticipant::from_config`] and a run), and the features it
+/// accepts without carrying them out (warnings). Empty when a run would start cleanly.
+pub fn check(cfg: &PreciceConfig, name: &str) -> Diagnostics {
+    let mut d = unsupported::findings(cfg, name);
+    if let Err(e) = NativeParticipant::build(name, cfg.clone()) {
+        d.push(located(cfg, &e.message));
+    }
+    d
+}
+
+/// An error message that starts with `<cfg.path>:<line>: ` as a diagnostic at that line (the
+/// file as a whole otherwise).
+fn located(cfg: &PreciceConfig, message: &str) -> Diagnostic {
+    let prefix = format!("{}:", cfg.path.display());
+    let at = message.strip_prefix(&prefix).and_then(|rest| {
+        let (line, text) = rest.split_once(": ")?;
+        Some((line.parse::<usize>().ok()?, text))
+    });
+    match at {
+        Some((line, text)) => Diagnostic::error(Location::new(&cfg.path, line), text),
+        None => Diagnostic::error(Location::new(&cfg.path, 0), message),
     }
 }
 

@@ -15,7 +15,7 @@ use wire::Frame;
 
 use conn::{Conn, Fill};
 
-use crate::config::{M2nKind, PreciceConfig};
+use crate::config::PreciceConfig;
 use crate::coupling::{CouplingError, Result};
 use std::collections::VecDeque;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
@@ -83,12 +83,8 @@ fn interface_ip(network: &str) -> Result<IpAddr> {
 fn endpoints(me: &str, cfg: &PreciceConfig) -> Result<Vec<Endpoint>> {
     let mut out = Vec::new();
     for m in cfg.m2ns.iter().filter(|m| m.acceptor == me || m.connector == me) {
-        if m.kind != M2nKind::Sockets {
-            return Err(CouplingError::new(format!(
-                "{}: m2n:mpi can only be used if preCICE was compiled with MPI support enabled. Either switch to a \
-                 \"sockets\" communication or use the precice backend built with MPI.",
-                m.loc
-            )));
+        if let Some(msg) = super::unsupported::m2n_transport_message(m) {
+            return Err(CouplingError::new(format!("{}: {msg}", m.loc)));
         }
         let (listener, requester) = (m.connector.as_str(), m.acceptor.as_str());
         let exchange_dir = PathBuf::from(&m.exchange_directory);

@@ -266,3 +266,13 @@ fn body_names_are_checked_by_index() {
     let msg = check_body_names(&data, &["a", "b", "c"], false).unwrap_err().to_string();
     assert!(msg.contains("2 bodies") && msg.contains("needs 3"), "{msg}");
 }
+
+#[test]
+fn bodies_listed_in_another_order_than_the_file_are_an_error_even_without_strict() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = read(&sample(&dir, |_| {})).unwrap();
+    let msg = check_body_names(&data, &["spar", "float"], false).unwrap_err().to_string();
+    for f in ["\"spar\" (index 0) is /body2", "coefficients of /body1 (\"float\")", "file's order"] {
+        assert!(msg.contains(f), "{f:?} in {msg}");
+    }
+}

@@ -280,20 +280,11 @@ fn from_h5(
             ),
         );
     }
-    for (i, (b, c)) in data.bodies.iter().zip(coupled).enumerate() {
-        if b.name != c.name {
-            warnings.warning(
-                loc.clone(),
-                format!(
-                    "coupling body {i} `{}` takes the added mass of /body{} named `{}` in {} (bodies are matched by \
-                     index, not by name; check the order of precice_adapter_config.bodies)",
-                    c.name,
-                    i + 1,
-                    b.name,
-                    path.display()
-                ),
-            );
-        }
+    let ours: Vec<&str> = coupled.iter().map(|c| c.name.as_str()).collect();
+    let name_warnings = tidelink_bemio::check_body_names(&data, &ours, false)
+        .map_err(|e| AdapterError::config(format!("{loc}: added_mass.h5_filename `{filename}`: {e}")))?;
+    for w in name_warnings {
+        warnings.warning(loc.clone(), format!("{w} ({}; check the order of precice_adapter_config.bodies)", path.display()));
     }
     let blocks = data.bodies[..nc].iter().map(|b| b.added_mass_inf.columns(0, 6 * nc).into_owned()).collect();
     Ok((blocks, data.bodies[..nc].iter().map(|b| b.cg).collect()))

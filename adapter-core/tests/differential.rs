@@ -373,6 +373,18 @@ fn scenario(name: &str) -> Option<Scenario> {
             )),
             roles: feedback(0.25, 0.9, 0.9),
         },
+        // IQN-ILS on every sample of the waveform (reduced-time-grid="false"), columns kept
+        // over two windows, five windows.
+        "iqn_ils_full_time_grid" => Scenario {
+            xml: Xml::new(2).scheme(pair(
+                measures(Scheme::serial_implicit("A", "B").window(1).windows(5), &["DataTwo"], 1e-9, 50).child(
+                    r#"<acceleration:IQN-ILS reduced-time-grid="false"><data name="DataTwo" mesh="A-Mesh"/><preconditioner type="residual-sum"/><filter type="QR2" limit="1e-3"/><initial-relaxation value="0.5"/><max-used-iterations value="20"/><time-windows-reused value="2"/></acceleration:IQN-ILS>"#,
+                ),
+                sub,
+                sub,
+            )),
+            roles: feedback(0.4, 0.25, 0.25),
+        },
         // A18: EA –(serial-explicit)– IA –(serial-implicit)– IB –(serial-explicit)– EB; explicit
         // partners see converged values only.
         "a18_compositional_implicit_explicit" => {
@@ -997,4 +1009,9 @@ fn iqn_ils_serial_qr1_value() {
 #[test]
 fn a18_compositional_implicit_explicit() {
     differential("a18_compositional_implicit_explicit");
+}
+
+#[test]
+fn iqn_ils_full_time_grid() {
+    differential("iqn_ils_full_time_grid");
 }

@@ -284,7 +284,10 @@ fn from_h5(
     let name_warnings = tidelink_bemio::check_body_names(&data, &ours, false)
         .map_err(|e| AdapterError::config(format!("{loc}: added_mass.h5_filename `{filename}`: {e}")))?;
     for w in name_warnings {
-        warnings.warning(loc.clone(), format!("{w} ({}; check the order of precice_adapter_config.bodies)", path.display()));
+        warnings.warning(
+            loc.clone(),
+            format!("{w} ({}; check the order of precice_adapter_config.bodies)", path.display()),
+        );
     }
     let blocks = data.bodies[..nc].iter().map(|b| b.added_mass_inf.columns(0, 6 * nc).into_owned()).collect();
     Ok((blocks, data.bodies[..nc].iter().map(|b| b.cg).collect()))

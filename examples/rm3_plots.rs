@@ -62,7 +62,7 @@ fn main() -> Result<()> {
     let args: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
     let [h5, reference, out] = args.as_slice() else { bail!("usage: rm3_plots <bodies.h5> <wecsim.csv|-> <out>") };
     std::fs::create_dir_all(out)?;
-    let (float, plate) = (body(h5, "float")?, body(h5, "plate")?);
+    let (float, plate) = (body(h5, "float")?, body(h5, "spar")?);
     let reference = if reference.as_os_str() == "-" { Vec::new() } else { wecsim(reference)? };
     let at = |t: f64| reference.iter().find(|r| (r.0 - t).abs() < 1e-6);
 

@@ -2,11 +2,11 @@
 //! participant file, each participant's own files (through its `--check`), and the agreements
 //! between files that nothing else checks.
 
-use crate::gravity;
 use crate::launch;
 use crate::manifest::{Case, ParticipantEntry};
 use crate::participant_check;
 use crate::paths;
+use crate::{bodies, gravity};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use tidelink_adapter_core::config::{self, PreciceConfig};
@@ -85,6 +85,7 @@ pub fn check_case(path: &std::path::Path) -> Checked {
     let specs = load_specs(&case, config.as_ref(), &mut diags);
     diags.extend(gravity::check(&specs));
     if let Some(cfg) = &config {
+        diags.extend(bodies::check(cfg, &specs));
         check_native(&case, cfg, &mut diags);
     }
     if config.is_some() {

@@ -1,5 +1,6 @@
 //! `tidelink`: checks co-simulation cases and launches their participant processes.
 
+mod bodies;
 mod check;
 mod exchange;
 mod gravity;

@@ -413,6 +413,59 @@ fn check_reports_a_body_to_body_mismatch_between_the_solid_and_the_tdpf_model() 
     );
 }
 
+#[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
+fn check_refuses_bodies_that_differ_between_participants_and_passes_the_shipped_rm3_without_warnings() {
+    let h5 = tidelink_adapter_core::testing::shared_path("data/rm3/rm3.h5");
+    let data = h5.parent().expect("a folder").display().to_string();
+    let files = [
+        "tidelink.yaml",
+        "precice-config.xml",
+        "solid/participant.yaml",
+        "solid/model.yaml",
+        "solid/solver.yaml",
+        "fluid/participant.yaml",
+        "fluid/tdpf_model.yaml",
+    ];
+    let shipped_bodies =
+        "    - name: float\n      location: [0, 0, -0.72]\n    - name: spar\n      location: [0, 0, -21.29]\n";
+    let copy = |fluid_bodies: &str| {
+        shipped_case("rm3_reg_waves", &files, |f, text| {
+            let text = text.replace("type: RELATIVE", "type: ABSOLUTE");
+            let text = text.replace("root: ../../../../shared/data/rm3", &format!("root: {data}"));
+            if f == "fluid/participant.yaml" {
+                assert!(text.contains(shipped_bodies), "the shipped fluid lists float then spar:\n{text}");
+                return text.replace(shipped_bodies, fluid_bodies);
+            }
+            text
+        })
+    };
+    // The shipped case: no error and no warning, so that a warning means something.
+    let o = tidelink(&["check"], copy(shipped_bodies).path());
+    let t = text(&o);
+    assert!(o.status.success() && t.contains("no errors (0 warning(s))") && !t.contains("warning:"), "{t}");
+
+    // The spar missing on the Fluid's side: the Solid's spar would get no hydrodynamic load.
+    let missing = copy("    - name: float\n      location: [0, 0, -0.72]\n");
+    let o = tidelink(&["check"], missing.path());
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    let line = t.lines().find(|l| l.contains("must be the same list")).unwrap_or_else(|| panic!("{t}"));
+    for f in ["`Fluid` [float]", "`Solid` [float, spar]", "1 bodies here, 2 in `Solid`", "SolidMesh"] {
+        assert!(line.contains(f), "{f:?} in {line}");
+    }
+    assert!(line.starts_with(&format!("{}:", missing.file("fluid/participant.yaml").display())), "{line}");
+
+    // The same bodies in another order: the rule between participants, and the file's order.
+    let swapped =
+        copy("    - name: spar\n      location: [0, 0, -21.29]\n    - name: float\n      location: [0, 0, -0.72]\n");
+    let o = tidelink(&["check"], swapped.path());
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    assert!(t.contains("body 0 is `spar` here and `float` in `Solid`"), "{t}");
+    assert!(t.contains("\"spar\" (index 0) is /body2 of the file"), "{t}");
+}
+
 /// The shipped sphere_drop with the Fluid mapping read data by RBF, and a watch-point on the
 /// Solid's mesh; `tail` is appended to the manifest.
 fn sphere_drop_with_rbf() -> Case {

@@ -211,7 +211,12 @@ fn rm3_h5_gives_the_float_heave_and_coupling_added_mass() {
     assert!(e.contains("the file has 2 bodies but there are 3 coupling bodies (float, plate, buoy)"), "{e}");
     // Names are matched by index: the file calls /body2 `spar`, a warning naming both.
     let w = warnings.to_string();
-    assert!(w.contains("coupling body 1 `plate` takes the added mass of /body2 named `spar`"), "{w}");
+    assert!(w.contains("model body \"plate\" takes the coefficients of /body2 named \"spar\""), "{w}");
+    // The file's bodies in another order: an error, not a warning (swapped coefficients).
+    let swapped =
+        case(&static_am_xml(), &participant(&["spar", "float"], &entry, [0.0; 3]), &model(&["spar", "float"]));
+    let e = error_of(&swapped);
+    assert!(e.contains("\"spar\" (index 0) is /body2 of the file") && e.contains("file's order"), "{e}");
 }
 
 /// `mass: equilibrium` is ρ V of the added-mass file's body (by coupling index); without a

@@ -1,4 +1,4 @@
-//! Validation of the rm3_reg_waves case: `tidelink-mbs` (float, plate, PTO, A∞ in the mass
+//! Validation of the rm3_reg_waves case: `tidelink-mbs` (float, spar, PTO, A∞ in the mass
 //! matrix) coupled to `tidelink-tdpf` (hydrostatics, radiation, excitation from the RM3
 //! hydrodynamic file) through the native engine, in threads, on a temporary copy of
 //! `configs/rm3_reg_waves`. Compared with WEC-Sim's regression series and with a
@@ -33,7 +33,7 @@ fn rm3_data() -> PathBuf {
     h5.parent().expect("a folder").to_path_buf()
 }
 
-/// The float's and the plate's rows (10 per second) of a coupled run of `duration` s.
+/// The float's and the spar's rows (10 per second) of a coupled run of `duration` s.
 fn coupled(data: &Path, body_to_body: bool, duration: f64, window: f64) -> (Vec<Row>, Vec<Row>) {
     coupled_model(data, &IMPLICIT, SOLID_MODEL, body_to_body, duration, window)
 }
@@ -71,7 +71,7 @@ fn coupled_model(
         let path = outputs.iter().find(|p| p.ends_with(format!("{name}.csv"))).expect("a CSV per body");
         output::read(path).expect("read the Solid's CSV")
     };
-    (read("float"), read("plate"))
+    (read("float"), read("spar"))
 }
 
 /// WEC-Sim's regression series: (t, float heave, spar heave, PTO power) every 0.1 s.

@@ -172,6 +172,9 @@ pub struct AddedMassSpec {
     /// `body_to_body` (default true): keep the blocks coupling different bodies; false keeps each
     /// body's own 6 × 6 block only, as WEC-Sim does by default (match the fluid's setting).
     pub body_to_body: bool,
+    /// `symmetry_tolerance` (BEMIO files only): the relative asymmetry of the file's coefficients
+    /// accepted without a warning (default 0.01); BEM solutions are symmetric only to their accuracy.
+    pub symmetry_tolerance: Option<f64>,
     /// The `added_mass` key.
     pub loc: Location,
 }

@@ -1,13 +1,15 @@
 //! `precice_adapter_config.added_mass` (docs/design/added-mass.md §5): either a hydrodynamic file
 //! (`h5_filename`) or coefficients written out (`density`, `frame`, `blocks`), plus optional
-//! `reference_points` and `body_to_body` (false drops the coupling between bodies). Shapes are checked here, with the line of the offending row; whether
+//! `reference_points`, `body_to_body` (false drops the coupling between bodies) and, for a file,
+//! `symmetry_tolerance`. Shapes are checked here, with the line of the offending row; whether
 //! the blocks match the coupling bodies is the MBS participant's check.
 
 use super::model::*;
 use super::reader::{Node, Reader};
 
 const SECTION: &str = "precice_adapter_config.added_mass";
-const KEYS: &[&str] = &["h5_filename", "density", "frame", "blocks", "reference_points", "body_to_body"];
+const KEYS: &[&str] =
+    &["h5_filename", "density", "frame", "blocks", "reference_points", "body_to_body", "symmetry_tolerance"];
 const BLOCK: &[&str] = &["name", "data"];
 const POINT: &[&str] = &["name", "point"];
 const FRAMES: &[(&str, AddedMassFrame)] = &[("INERTIAL", AddedMassFrame::Inertial), ("BODY", AddedMassFrame::Body)];
@@ -23,6 +25,23 @@ pub(crate) fn read_added_mass(r: &mut Reader, node: &Node) -> Option<AddedMassSp
     let body_to_body = match f.get("body_to_body") {
         Some(n) => r.boolean(&n, "body_to_body"),
         None => Some(true),
+    };
+    let symmetry_tolerance = match f.get("symmetry_tolerance") {
+        Some(n) => match r.number(&n, "symmetry_tolerance") {
+            Some(v) if v > 0.0 && v < 1.0 && f.get("h5_filename").is_some() => Some(Some(v)),
+            Some(v) if v > 0.0 && v < 1.0 => {
+                let msg = "symmetry_tolerance applies to a BEMIO file's coefficients (h5_filename); inline \
+                           blocks must be symmetric to 1e-2: remove the key or fix the blocks";
+                r.error(&n.path, msg.to_string());
+                None
+            }
+            Some(v) => {
+                r.error(&n.path, format!("symmetry_tolerance {v} must lie between 0 and 1 (a relative difference)"));
+                None
+            }
+            None => None,
+        },
+        None => Some(None),
     };
     let source = match (f.get("h5_filename"), f.get("blocks")) {
         (Some(h5), Some(blocks)) => {
@@ -47,7 +66,13 @@ pub(crate) fn read_added_mass(r: &mut Reader, node: &Node) -> Option<AddedMassSp
             None
         }
     };
-    Some(AddedMassSpec { source: source?, reference_points: reference_points?, body_to_body: body_to_body?, loc })
+    Some(AddedMassSpec {
+        source: source?,
+        reference_points: reference_points?,
+        body_to_body: body_to_body?,
+        symmetry_tolerance: symmetry_tolerance?,
+        loc,
+    })
 }
 
 fn how_to() -> &'static str {

@@ -196,19 +196,22 @@ pub fn baseline(
         .and_then(|a| a.with_reference_points(bodies, &points))
         .map_err(|e| AdapterError::config(format!("{}: {e}", spec.loc)))?;
     if let AddedMassSource::H5 { filename, loc } = &spec.source {
-        am = tolerate_file_asymmetry(am, filename, loc, coupled, warnings)?;
+        let tolerance = spec.symmetry_tolerance.unwrap_or(DEFAULT_SYMMETRY_TOLERANCE);
+        am = tolerate_file_asymmetry(am, filename, loc, tolerance, coupled, warnings)?;
     }
     Ok(am)
 }
 
 /// BEM coefficients are symmetric only to the accuracy of the solution (RM3's surge-pitch
 /// terms differ by up to ~15 % of the diagonal scale): a file's coefficients are used as
-/// given, with a warning naming the worst pair, and only `M + A` positive definiteness is
+/// given, with a warning naming the worst pair when it exceeds `tolerance` (the participant
+/// file's `symmetry_tolerance`, 0.01 by default), and only `M + A` positive definiteness is
 /// enforced. Inline blocks keep the strict check (an asymmetry there is usually a typo).
 fn tolerate_file_asymmetry(
     am: AddedMass,
     filename: &str,
     loc: &Location,
+    tolerance: f64,
     coupled: &[CouplingBody],
     warnings: &mut Diagnostics,
 ) -> AdapterResult<AddedMass> {
@@ -225,16 +228,18 @@ fn tolerate_file_asymmetry(
         }
     }
     let (rel, k, l) = worst;
-    if rel <= DEFAULT_SYMMETRY_TOLERANCE {
-        return Ok(am);
+    if rel <= tolerance {
+        return am
+            .with_symmetry_tolerance(tolerance.max(DEFAULT_SYMMETRY_TOLERANCE))
+            .map_err(|e| AdapterError::config(format!("{loc}: {e}")));
     }
     const DOF: [&str; 6] = ["surge", "sway", "heave", "roll", "pitch", "yaw"];
     warnings.warning(
         loc.clone(),
         format!(
             "the added mass of `{filename}` is not symmetric: A({k}, {l}) ({} {} / {} {}) = {} vs A({l}, {k}) = {} \
-             (relative {rel:.3}, more than {DEFAULT_SYMMETRY_TOLERANCE}); the coefficients are used as given, and \
-             M + A is checked for positive definiteness",
+             (relative {rel:.3}, more than {tolerance}); the coefficients are used as given, and M + A is checked \
+             for positive definiteness (`added_mass.symmetry_tolerance` states what a file may have)",
             coupled[k / 6].name,
             DOF[k % 6],
             coupled[l / 6].name,

@@ -9,4 +9,5 @@ mod mapping;
 mod participant;
 pub mod time;
 
+pub use m2n::rendezvous::{clean_precice_run, Cleaned, Owner};
 pub use participant::NativeParticipant;

@@ -1,28 +1,59 @@
-//! Stale rendezvous files: a `precice-run` folder left by a failed run makes the next
-//! handshake hang (docs/design/participants.md §10), so `run` removes it wherever an exchange-directory resolves.
+//! Exchange directories and what earlier runs left in them. A `precice-run` folder left by a
+//! failed run makes the next handshake hang in preCICE (docs/design/participants.md §10), so
+//! `run` removes the files of dead owners wherever an exchange-directory resolves; files whose
+//! owners are alive are never removed, and those of another run stop this one before it starts.
 
 use crate::manifest::Case;
-use std::collections::HashSet;
+use anyhow::{bail, Result};
+use std::path::PathBuf;
 use tidelink_adapter_core::config::PreciceConfig;
+use tidelink_adapter_core::coupling::native::clean_precice_run;
 
-/// Removes `<working dir>/<exchange-directory>/precice-run` for every launched participant
-/// and each of its m2n connections; returns one line per folder removed or not removable.
-pub fn remove_stale(case: &Case, cfg: &PreciceConfig) -> Vec<String> {
-    let mut done = HashSet::new();
-    let mut report = Vec::new();
+/// `<working dir>/<exchange-directory>` of every m2n connection of a launched participant,
+/// each folder once.
+pub fn directories(case: &Case, cfg: &PreciceConfig) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    let mut keys = Vec::new();
     for (_, p) in case.launched() {
         let wd = case.working_dir(p);
         for m2n in cfg.m2ns.iter().filter(|m| m.acceptor == p.name || m.connector == p.name) {
-            let dir = wd.join(&m2n.exchange_directory).join("precice-run");
+            let dir = wd.join(&m2n.exchange_directory);
             let key = dir.canonicalize().unwrap_or_else(|_| dir.clone());
-            if !done.insert(key) || !dir.is_dir() {
-                continue;
-            }
-            match std::fs::remove_dir_all(&dir) {
-                Ok(()) => report.push(format!("removed stale {}", dir.display())),
-                Err(e) => report.push(format!("warning: cannot remove stale {}: {e}", dir.display())),
+            if !keys.contains(&key) {
+                keys.push(key);
+                out.push(dir);
             }
         }
     }
-    report
+    out
+}
+
+/// Cleans `<dir>/precice-run` for every exchange directory: removes what dead runs left and
+/// returns one line per folder cleaned. A live connection file of another run than `run` (a
+/// participant started by hand, or one of another launcher's run) is an error: that run is
+/// using the directory. Live files of `run` itself (external participants started with its
+/// identity) stay.
+pub fn clean(dirs: &[PathBuf], run: &str) -> Result<Vec<String>> {
+    let mut report = Vec::new();
+    for dir in dirs {
+        let run_dir = dir.join("precice-run");
+        if !run_dir.exists() {
+            continue;
+        }
+        let cleaned = clean_precice_run(&run_dir);
+        if let Some((file, owner)) = cleaned.live.iter().find(|(_, o)| o.run.as_deref() != Some(run)) {
+            bail!(
+                "another run is using {}: the connection file {} belongs to a running participant ({owner}); wait for \
+                 it or stop it",
+                dir.canonicalize().unwrap_or_else(|_| dir.clone()).display(),
+                file.display()
+            );
+        }
+        if !cleaned.removed.is_empty() {
+            report.push(format!("removed stale {} ({} file(s))", run_dir.display(), cleaned.removed.len()));
+        } else if !run_dir.exists() {
+            report.push(format!("removed stale {}", run_dir.display()));
+        }
+    }
+    Ok(report)
 }

@@ -1,7 +1,8 @@
 //! Starting participant processes: program resolution, the appended
 //! `<spec> --precice-config <xml>` (and `--backend <b>`) arguments, piped output in its own
-//! process group.
+//! process group, the run's identity in `TIDELINK_RUN_ID` and the launcher's lifeline.
 
+use crate::lifeline::Lifeline;
 use crate::manifest::{Case, CommandLine, ParticipantEntry};
 use crate::output::{self, Event, Stream};
 use crate::paths;
@@ -10,6 +11,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::Sender;
+use tidelink_adapter_core::launcher::RUN_ID_ENV;
 
 /// A started participant.
 pub struct Running {
@@ -46,9 +48,19 @@ pub fn takes_backend(cmd: &CommandLine) -> bool {
     program.starts_with("tidelink-") && !cmd.args().iter().any(|a| a == "--backend" || a.starts_with("--backend="))
 }
 
-/// Starts `p` as participant number `who`; its output lines go to `tx`.
-pub fn start(case: &Case, who: usize, p: &ParticipantEntry, tx: &Sender<Event>) -> Result<Running> {
+/// Starts `p` as participant number `who` of run `run`, tied to `lifeline`; its output lines
+/// go to `tx`. Call from the main thread (see `lifeline`).
+pub fn start(
+    case: &Case,
+    who: usize,
+    p: &ParticipantEntry,
+    tx: &Sender<Event>,
+    run: &str,
+    lifeline: &Lifeline,
+) -> Result<Running> {
     let mut c = command_for(case, p)?;
+    c.env(RUN_ID_ENV, run);
+    lifeline.attach(&mut c);
     let mut child = c.spawn().with_context(|| {
         let prog = p.command.as_ref().map(|c| c.program().to_string()).unwrap_or_default();
         format!("cannot start participant `{}` (program `{prog}`, in {})", p.name, case.working_dir(p).display())

@@ -6,12 +6,14 @@ mod exchange;
 mod gravity;
 mod hydro;
 mod launch;
+mod lifeline;
 mod manifest;
 mod output;
 mod participant_check;
 mod paths;
 mod progress_view;
 mod run;
+mod run_lock;
 mod stop;
 mod supervise;
 
@@ -38,10 +40,12 @@ struct Cli {
 enum Cmd {
     /// Check the case, then start every participant and watch them until they finish
     ///
-    /// Removes stale precice-run folders first, prefixes each participant's output with
-    /// `[Name] `, and turns their `@progress` lines into one progress display. If one
-    /// participant fails (or on Ctrl-C) the others are stopped (SIGTERM, then SIGKILL after
-    /// 2 s). Exits 0 only if every participant exits 0.
+    /// Refuses to start while another run uses the case folder or one of its exchange
+    /// directories, removes what dead runs left in precice-run folders, prefixes each
+    /// participant's output with `[Name] `, and turns their `@progress` lines into one progress
+    /// display. If one participant fails (or on Ctrl-C, SIGTERM or SIGHUP) the others are
+    /// stopped (SIGTERM, then SIGKILL after 2 s); if `tidelink` itself is killed, they end with
+    /// it. Exits 0 only if every participant exits 0.
     Run {
         /// The case directory (or its tidelink.yaml).
         case: PathBuf,

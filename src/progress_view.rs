@@ -63,7 +63,8 @@ impl ProgressView {
         };
         if due {
             self.last_draw = Some(Instant::now());
-            eprintln!("{text}");
+            // A closed terminal (SIGHUP) must not end the launcher before it stops everyone.
+            let _ = writeln!(std::io::stderr(), "{text}");
         }
     }
 
@@ -100,7 +101,7 @@ impl ProgressView {
             self.last_draw = None;
             self.tick();
             if self.drawn {
-                eprintln!();
+                let _ = writeln!(std::io::stderr());
                 self.drawn = false;
             }
         }

@@ -1,19 +1,31 @@
-//! `tidelink run`: check the case, clear stale rendezvous files, start every participant
-//! and supervise them until they all finish (or one fails).
+//! `tidelink run`: check the case, take the case folder and its exchange directories for this
+//! run, clear what dead runs left there, start every participant and supervise them until they
+//! all finish (or one fails, or the launcher is told to stop).
 
 use crate::check;
 use crate::exchange;
 use crate::launch;
+use crate::lifeline::Lifeline;
+use crate::run_lock;
 use crate::supervise::{self, Outcome};
-use anyhow::{bail, Result};
-use std::path::Path;
+use anyhow::{bail, Context, Result};
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use tidelink_adapter_core::config::{PreciceConfig, TimeWindowSize};
+use tidelink_adapter_core::launcher::{self, RUN_ID_ENV};
+
+/// One line on stderr. Unlike `eprintln!` it cannot panic: after SIGHUP the terminal is gone,
+/// and the launcher must still stop everyone and exit.
+fn say(args: fmt::Arguments) {
+    let _ = writeln!(std::io::stderr(), "{args}");
+}
 
 /// Runs the case at `path`; the exit code: 0 when every participant exited 0, 1 when one
-/// failed, 130 after Ctrl-C.
+/// failed, 130 after SIGINT, SIGTERM or SIGHUP.
 pub fn run(path: &Path) -> Result<u8> {
     if check::is_xml_file(path) {
         bail!(
@@ -23,9 +35,19 @@ pub fn run(path: &Path) -> Result<u8> {
             path.display()
         );
     }
+    // First of all, so that a signal during the check is not lost (nothing is started then).
+    let interrupts = Arc::new(AtomicUsize::new(0));
+    {
+        let flag = Arc::clone(&interrupts);
+        if let Err(e) = ctrlc::set_handler(move || {
+            flag.fetch_add(1, Ordering::SeqCst);
+        }) {
+            log::warn!("Ctrl-C, SIGTERM and SIGHUP will not stop the participants cleanly: {e}");
+        }
+    }
     let checked = check::check_case(path);
     for d in &checked.diags.0 {
-        eprintln!("{d}");
+        say(format_args!("{d}"));
     }
     let (Some(case), Some(cfg)) = (checked.case, checked.config) else {
         bail!("the case does not check; nothing was started")
@@ -33,25 +55,33 @@ pub fn run(path: &Path) -> Result<u8> {
     if checked.diags.has_errors() {
         bail!("the case does not check ({} errors); nothing was started", checked.diags.errors().count());
     }
-    for line in exchange::remove_stale(&case, &cfg) {
-        eprintln!("{line}");
+    let run = run_id()?;
+    let exchange_dirs = exchange::directories(&case, &cfg);
+    let case_dir = if case.dir.as_os_str().is_empty() { PathBuf::from(".") } else { case.dir.clone() };
+    let mut locked = vec![case_dir.clone()];
+    locked.extend(exchange_dirs.iter().cloned());
+    let case_abs = case_dir.canonicalize().unwrap_or(case_dir);
+    // Held until this function returns: no second run can use these folders meanwhile.
+    let _claim = run_lock::claim(&locked, &case_abs, &run).context("nothing was started")?;
+    for line in exchange::clean(&exchange_dirs, &run).context("nothing was started")? {
+        say(format_args!("{line}"));
     }
     for p in case.manifest.participants.iter().filter(|p| p.external) {
-        eprintln!("note: `{}` is external; start it yourself", p.name);
+        say(format_args!(
+            "note: `{}` is external; start it yourself, with {RUN_ID_ENV}={run} in its environment (it pairs only \
+             with participants of this run)",
+            p.name
+        ));
     }
-    let interrupts = Arc::new(AtomicUsize::new(0));
-    {
-        let flag = Arc::clone(&interrupts);
-        if let Err(e) = ctrlc::set_handler(move || {
-            flag.fetch_add(1, Ordering::SeqCst);
-        }) {
-            log::warn!("Ctrl-C will not stop the participants cleanly: {e}");
-        }
+    if interrupts.load(Ordering::SeqCst) > 0 {
+        say(format_args!("interrupted; nothing was started"));
+        return Ok(130);
     }
+    let lifeline = Lifeline::new().context("cannot create the pipe that ties participants to the launcher")?;
     let (tx, rx) = mpsc::channel();
     let mut runs = Vec::new();
     for (who, (_, p)) in case.launched().enumerate() {
-        match launch::start(&case, who, p, &tx) {
+        match launch::start(&case, who, p, &tx, &run, &lifeline) {
             Ok(r) => runs.push(r),
             Err(e) => {
                 for r in &mut runs {
@@ -64,32 +94,54 @@ pub fn run(path: &Path) -> Result<u8> {
     }
     drop(tx);
     let names: Vec<String> = runs.iter().map(|r| r.name.clone()).collect();
-    eprintln!("started {} participant(s) of `{}`: {}", runs.len(), case.name(), names.join(", "));
+    say(format_args!("started {} participant(s) of `{}`: {}", runs.len(), case.name(), names.join(", ")));
     match supervise::supervise(runs, rx, total_time(&cfg), interrupts) {
         Outcome::Success => {
-            eprintln!("all participants exited 0");
+            say(format_args!("all participants exited 0"));
             Ok(0)
         }
         Outcome::Failed { who, status, tail, stopped } => {
-            eprintln!("error: participant `{}` {}", names[who], supervise::describe(&status));
+            say(format_args!("error: participant `{}` {}", names[who], supervise::describe(&status)));
             if !stopped.is_empty() {
-                eprintln!("stopped: {}", stopped.join(", "));
+                say(format_args!("stopped: {}", stopped.join(", ")));
             }
             if tail.is_empty() {
-                eprintln!("`{}` printed nothing", names[who]);
+                say(format_args!("`{}` printed nothing", names[who]));
             } else {
-                eprintln!("last {} output lines of `{}`:", tail.len(), names[who]);
+                say(format_args!("last {} output lines of `{}`:", tail.len(), names[who]));
                 for l in tail {
-                    eprintln!("  {l}");
+                    say(format_args!("  {l}"));
                 }
             }
             Ok(1)
         }
         Outcome::Interrupted { stopped } => {
-            eprintln!("interrupted; stopped: {}", if stopped.is_empty() { "none".into() } else { stopped.join(", ") });
+            let stopped = if stopped.is_empty() { "none".into() } else { stopped.join(", ") };
+            say(format_args!("interrupted; stopped: {stopped}"));
             Ok(130)
         }
     }
+}
+
+/// This run's identity: `TIDELINK_RUN_ID` when set (so that external participants can be
+/// started with it beforehand), else a new one from the time, the process id and the
+/// standard library's per-process random hash keys.
+fn run_id() -> Result<String> {
+    if let Ok(id) = std::env::var(RUN_ID_ENV) {
+        let id = id.trim();
+        if !id.is_empty() {
+            if !launcher::is_valid_run_id(id) {
+                bail!("{RUN_ID_ENV}=\"{id}\" is not a run identity (1 to 64 letters, digits, `-`, `_` or `.`)");
+            }
+            return Ok(id.to_string());
+        }
+    }
+    use std::hash::{BuildHasher, Hasher};
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos();
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(nanos);
+    h.write_u32(std::process::id());
+    Ok(format!("{:016x}", h.finish()))
 }
 
 /// The simulated duration the XML declares (max-time, or max-time-windows × fixed window size).

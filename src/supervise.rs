@@ -1,6 +1,6 @@
 //! Watching the running participants: echo their output with a `[Name] ` prefix, turn
 //! `@progress` lines into the progress display, and stop everyone as soon as one fails
-//! or the user presses Ctrl-C.
+//! or the launcher gets SIGINT (Ctrl-C), SIGTERM or SIGHUP.
 
 use crate::launch::Running;
 use crate::output::{Event, Stream, Tail};
@@ -27,7 +27,7 @@ pub enum Outcome {
     Success,
     /// Participant `who` failed first; `others` were stopped.
     Failed { who: usize, status: ExitStatus, tail: Vec<String>, stopped: Vec<String> },
-    /// Ctrl-C; the listed participants were stopped.
+    /// SIGINT, SIGTERM or SIGHUP; the listed participants were stopped.
     Interrupted { stopped: Vec<String> },
 }
 
@@ -104,7 +104,10 @@ fn line(slots: &mut [Slot], view: &mut ProgressView, who: usize, stream: Stream,
             let _ = writeln!(out, "{shown}");
             let _ = out.flush();
         }
-        Stream::Err => eprintln!("{shown}"),
+        // Never `eprintln!`: a closed terminal (SIGHUP) would end the launcher mid-stop.
+        Stream::Err => {
+            let _ = writeln!(std::io::stderr(), "{shown}");
+        }
     }
 }
 

@@ -49,6 +49,8 @@ pub fn main<P: Participant>(program: &'static str, about: &'static str) -> ExitC
     };
     let default_level = if args.check.is_some() { "warn" } else { "info" };
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(default_level)).init();
+    // Started by `tidelink run`: end with the launcher, however it ends.
+    crate::launcher::watch_lifeline();
     if let Some(format) = args.check {
         return check::<P>(&args, format);
     }

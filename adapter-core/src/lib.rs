@@ -9,6 +9,7 @@ pub mod config;
 pub mod coupling;
 pub mod diagnostics;
 pub mod driver;
+pub mod launcher;
 pub mod mesh;
 pub mod participant;
 pub mod progress;

@@ -136,6 +136,100 @@ fn a27_stale_connection_file_of_a_dead_run_is_replaced() {
     assert!(!file.exists(), "the replacement file is removed once connected");
 }
 
+/// A stale file whose process id belongs to a live process again (here: this very test's) is
+/// still recognised: its writer's lock went with the writer. The run works.
+#[test]
+fn a27_stale_file_whose_pid_is_in_use_again_is_replaced() {
+    let case = solver_case("serial-explicit", 2);
+    let file = primary_file(case.path());
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    let text = format!(
+        "127.0.0.1:1\nAcceptor: SolverTwo, Requester: SolverOne, Tag: PRIMARYCOM, Rank: -1\nOwner: pid={} host={} \
+         lock=1 run=-\n",
+        std::process::id(),
+        host.trim()
+    );
+    std::fs::write(&file, text).unwrap();
+    let (ca, cb) = (cfg(&case), cfg(&case));
+    let (one, two) = run2(
+        move || plain(&ca, "SolverOne", "DataTwo", "DataOne"),
+        move || plain(&cb, "SolverTwo", "DataOne", "DataTwo"),
+    );
+    assert_eq!((one, two), (vec![0.0, 1.0], vec![1.0, 2.0]));
+}
+
+/// Runs one participant of run `run` through all windows, writing `t + offset`.
+fn in_run(config: &Path, me: &str, rd: &str, wd: &str, run: &str, offset: f64) -> Vec<f64> {
+    let mut p = open(config, me);
+    p.set_run_id(Some(run));
+    p.initialize().unwrap_or_else(|e| panic!("{me} of {run}: {e}"));
+    drive(&mut p, 1.0, 1.0, rd, wd, move |t| t + offset).iter().map(|s| s.read).collect()
+}
+
+/// coupling-semantics.md §8.3, §8.4: participants of different runs never pair, even with the
+/// same configuration in one exchange directory. At the timeout the requester names the run
+/// whose file it found.
+#[test]
+fn participants_of_different_runs_never_pair() {
+    let case = solver_case("parallel-explicit", 1);
+    let attempt = |config: PathBuf, me: &'static str, run: &'static str| {
+        move || {
+            let mut p = open(&config, me);
+            p.set_run_id(Some(run));
+            p.set_handshake_timeout(Duration::from_secs(2));
+            p.initialize().err().map(|e| e.message)
+        }
+    };
+    let (one, two) = run2(attempt(cfg(&case), "SolverOne", "run-a"), attempt(cfg(&case), "SolverTwo", "run-b"));
+    let one = one.expect("SolverOne (run-a) paired with SolverTwo of run-b");
+    let two = two.expect("SolverTwo (run-b) paired with SolverOne of run-a");
+    assert!(one.contains("of another run") && one.contains("run run-b") && one.contains("(run run-a)"), "{one}");
+    assert!(two.contains("waited 2 s for participant \"SolverOne\""), "{two}");
+    assert!(!primary_file(case.path()).exists(), "SolverTwo left its rendezvous file behind");
+}
+
+/// Two runs share an exchange directory. Run b's requester starts while run a's listener waits
+/// for its partner: it waits too (that file is not its partner's); run a pairs when its own
+/// requester comes, and run b once its listener has published. Each run reads its own data.
+#[test]
+fn a_requester_waits_past_the_listener_of_another_run() {
+    let case = solver_case("serial-explicit", 2);
+    let file = primary_file(case.path());
+    let (a_paired_tx, a_paired_rx) = mpsc::channel::<()>();
+    let (b_waits_tx, b_waits_rx) = mpsc::channel::<()>();
+    let (c1, c2, c3, c4) = (cfg(&case), cfg(&case), cfg(&case), cfg(&case));
+    let watch = file.clone();
+    let results = run(vec![
+        job(move || in_run(&c1, "SolverTwo", "DataOne", "DataTwo", "a", 0.0)),
+        job(move || {
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while !watch.exists() {
+                assert!(Instant::now() < deadline, "run a's SolverTwo never published");
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            b_waits_tx.send(()).unwrap();
+            in_run(&c2, "SolverOne", "DataTwo", "DataOne", "b", 100.0)
+        }),
+        job(move || {
+            b_waits_rx.recv().unwrap();
+            // Run b's requester has had time to find run a's file (and to connect, were it not checked).
+            std::thread::sleep(Duration::from_millis(300));
+            let r = in_run(&c3, "SolverOne", "DataTwo", "DataOne", "a", 0.0);
+            a_paired_tx.send(()).unwrap();
+            r
+        }),
+        job(move || {
+            a_paired_rx.recv().unwrap();
+            in_run(&c4, "SolverTwo", "DataOne", "DataTwo", "b", 100.0)
+        }),
+    ]);
+    assert_eq!(results[0], vec![1.0, 2.0], "run a's SolverTwo");
+    assert_eq!(results[2], vec![0.0, 1.0], "run a's SolverOne");
+    assert_eq!(results[1], vec![0.0, 101.0], "run b's SolverOne");
+    assert_eq!(results[3], vec![101.0, 102.0], "run b's SolverTwo");
+}
+
 /// A27 / coupling-semantics.md §8.4: configurations differing by one whitespace → both fail in initialize().
 #[test]
 fn a27_configs_differing_by_one_space_are_refused_on_both_sides() {

@@ -10,4 +10,5 @@ mod participant;
 pub mod time;
 mod unsupported;
 
+pub use m2n::rendezvous::{clean_precice_run, Cleaned, Owner};
 pub use participant::{check, NativeParticipant};

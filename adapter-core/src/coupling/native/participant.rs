@@ -45,6 +45,8 @@ pub struct NativeParticipant {
     initial_data_queried: bool,
     window_complete: bool,
     handshake_timeout: Duration,
+    /// The run this participant belongs to; it pairs only with partners of the same run.
+    run_id: Option<String>,
 }
 
 fn err<T>(msg: impl Into<String>) -> Result<T> {
@@ -212,12 +214,20 @@ impl NativeParticipant {
             initial_data_queried: false,
             window_complete: false,
             handshake_timeout: m2n::default_handshake_timeout(),
+            run_id: crate::launcher::run_id(),
         })
     }
 
     /// How long `initialize` waits for partners (default 60 s or `TIDELINK_HANDSHAKE_TIMEOUT`).
     pub fn set_handshake_timeout(&mut self, timeout: Duration) {
         self.handshake_timeout = timeout;
+    }
+
+    /// The run this participant belongs to (default: `TIDELINK_RUN_ID`, which `tidelink run`
+    /// sets; none when started by hand). It pairs only with partners of the same run; call
+    /// before `initialize`.
+    pub fn set_run_id(&mut self, run: Option<&str>) {
+        self.run_id = run.map(str::to_string);
     }
 
     /// Where `precice-<name>-iterations.log` and `-convergence.log` are written (default:
@@ -648,7 +658,7 @@ impl Coupling for NativeParticipant {
                 buf.resize(n * d.components, 0.0);
             }
         }
-        self.m2n = Some(M2n::connect(&self.name, &self.cfg, self.handshake_timeout)?);
+        self.m2n = Some(M2n::connect(&self.name, &self.cfg, self.handshake_timeout, self.run_id.as_deref())?);
         let m2n_ref = self.m2n.as_ref().expect("just set");
         for link in self.schemes.iter_mut().flat_map(|s| s.links.iter_mut()) {
             link.partner = m2n_ref.partner(&link.partner_name).ok_or_else(|| {

@@ -8,15 +8,17 @@
 //! opposite directions cannot deadlock.
 
 mod conn;
-mod rendezvous;
+pub mod rendezvous;
 pub mod wire;
 
+use rendezvous::{describe_run, Lookup, Owner};
 use wire::Frame;
 
 use conn::{Conn, Fill};
 
 use crate::config::PreciceConfig;
 use crate::coupling::{CouplingError, Result};
+use crate::launcher::RUN_ID_ENV;
 use std::collections::VecDeque;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -106,8 +108,15 @@ fn abs(p: &Path) -> String {
     std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()).display().to_string()
 }
 
-fn timeout_error(me: &str, ep: &Endpoint, timeout: Duration) -> CouplingError {
-    CouplingError::new(format!(
+/// `other`: a live connection file of another run that the requester found instead of its partner's.
+fn timeout_error(
+    me: &str,
+    run: Option<&str>,
+    ep: &Endpoint,
+    timeout: Duration,
+    other: Option<&Owner>,
+) -> CouplingError {
+    let mut msg = format!(
         "participant \"{me}\" waited {:.0} s for participant \"{}\" to connect, without success. Is it running, with \
          the same preCICE configuration, from a folder where exchange-directory \"{}\" is \"{}\"? (Set \
          TIDELINK_HANDSHAKE_TIMEOUT to wait longer.)",
@@ -115,21 +124,41 @@ fn timeout_error(me: &str, ep: &Endpoint, timeout: Duration) -> CouplingError {
         ep.partner,
         ep.exchange_dir.display(),
         abs(&ep.exchange_dir)
-    ))
+    );
+    if let Some(o) = other {
+        msg += &format!(
+            " The connection file \"{}\" belongs to a \"{}\" of another run ({o}), not to this participant's ({}): \
+             two runs share this exchange directory. A participant pairs only with partners of its own run; \
+             {RUN_ID_ENV} sets the run of a participant started by hand.",
+            abs(&ep.file),
+            ep.partner,
+            describe_run(run)
+        );
+    }
+    CouplingError::new(msg)
 }
 
-fn hello(me: &str, hash: &str) -> Frame {
+fn hello(me: &str, hash: &str, run: Option<&str>) -> Frame {
     Frame::Hello {
         protocol: wire::PROTOCOL,
         version: VERSION.to_string(),
         config_hash: hash.to_string(),
         participant: me.to_string(),
+        run: run.unwrap_or("").to_string(),
     }
 }
 
-fn check_hello(me: &str, expected: &str, hash: &str, f: Option<Frame>) -> Result<()> {
+/// The run identity a hello carries (`None`: a participant without one).
+fn hello_run(f: &Frame) -> Option<&str> {
     match f {
-        Some(Frame::Hello { protocol, version, config_hash, participant }) => {
+        Frame::Hello { run, .. } if !run.is_empty() => Some(run),
+        _ => None,
+    }
+}
+
+fn check_hello(me: &str, expected: &str, hash: &str, run: Option<&str>, f: Option<Frame>) -> Result<()> {
+    match f {
+        Some(Frame::Hello { protocol, version, config_hash, participant, run: theirs }) => {
             if participant != expected {
                 return Err(CouplingError::new(format!(
                     "participant \"{me}\" expected to connect to \"{expected}\" but \"{participant}\" answered: two \
@@ -140,6 +169,15 @@ fn check_hello(me: &str, expected: &str, hash: &str, f: Option<Frame>) -> Result
                 return Err(CouplingError::new(format!(
                     "participant \"{me}\" uses {VERSION} but \"{participant}\" uses {version}. Mixing versions can \
                      lead to undefined behavior and is, thus, forbidden."
+                )));
+            }
+            let theirs = (!theirs.is_empty()).then_some(theirs.as_str());
+            if theirs != run {
+                return Err(CouplingError::new(format!(
+                    "participant \"{me}\" ({}) reached \"{participant}\" of another run ({}): two runs share one \
+                     exchange directory, and a participant pairs only with partners of its own run",
+                    describe_run(run),
+                    describe_run(theirs)
                 )));
             }
             if config_hash != hash {
@@ -165,9 +203,12 @@ fn tune(stream: &TcpStream) {
 }
 
 impl M2n {
-    /// Connects to every partner of `me`: publish all listeners, connect all requesters,
-    /// then accept (so no ordering between pairs can deadlock), then check the hellos.
-    pub fn connect(me: &str, cfg: &PreciceConfig, timeout: Duration) -> Result<M2n> {
+    /// Connects to every partner of `me` in `run` (the launcher's run identity; `None` when
+    /// started by hand): publish all listeners, connect all requesters, then accept (so no
+    /// ordering between pairs can deadlock), then check the hellos. Only partners of the same
+    /// run pair up: a requester ignores connection files of other runs, and a listener turns
+    /// away a hello of another run and keeps waiting for its own partner.
+    pub fn connect(me: &str, cfg: &PreciceConfig, timeout: Duration, run: Option<&str>) -> Result<M2n> {
         let eps = endpoints(me, cfg)?;
         let deadline = Instant::now() + timeout;
         let mut listeners = Vec::new();
@@ -178,31 +219,47 @@ impl M2n {
             })?;
             let addr = l.local_addr().map_err(|e| CouplingError::new(e.to_string()))?;
             log::info!("{me}: waiting for \"{}\" via {}", ep.partner, abs(&ep.file));
-            rendezvous::publish(&ep.file, addr, me, &ep.partner, "PRIMARYCOM").map_err(CouplingError::new)?;
+            let hold =
+                rendezvous::publish(&ep.file, addr, me, &ep.partner, "PRIMARYCOM", run).map_err(CouplingError::new)?;
             l.set_nonblocking(true).map_err(|e| CouplingError::new(e.to_string()))?;
-            listeners.push((i, l));
+            listeners.push((i, l, hold));
         }
         let mut streams: Vec<Option<TcpStream>> = eps.iter().map(|_| None).collect();
         for (i, ep) in eps.iter().enumerate().filter(|(_, e)| !e.listen) {
             log::info!("{me}: looking for \"{}\" at {}", ep.partner, abs(&ep.file));
+            let mut other = None;
             loop {
-                if let Some(addr) = rendezvous::lookup(&ep.file) {
-                    if let Ok(s) = TcpStream::connect_timeout(&addr, Duration::from_millis(500)) {
-                        let mut s = s;
-                        tune(&s);
-                        wire::write_frame(&mut s, &hello(me, &cfg.hash))
-                            .map_err(|e| CouplingError::new(format!("cannot greet \"{}\": {e}", ep.partner)))?;
-                        streams[i] = Some(s);
-                        break;
+                match rendezvous::lookup(&ep.file, run) {
+                    Lookup::Partner(addr) => {
+                        if let Ok(mut s) = TcpStream::connect_timeout(&addr, Duration::from_millis(500)) {
+                            tune(&s);
+                            wire::write_frame(&mut s, &hello(me, &cfg.hash, run))
+                                .map_err(|e| CouplingError::new(format!("cannot greet \"{}\": {e}", ep.partner)))?;
+                            streams[i] = Some(s);
+                            break;
+                        }
                     }
+                    Lookup::Other(owner) => {
+                        if other.is_none() {
+                            log::warn!(
+                                "{me}: \"{}\" belongs to a participant of another run ({owner}); waiting for \"{}\" of \
+                                 this run ({})",
+                                abs(&ep.file),
+                                ep.partner,
+                                describe_run(run)
+                            );
+                        }
+                        other = Some(owner);
+                    }
+                    Lookup::Stale | Lookup::Nothing => {}
                 }
                 if Instant::now() > deadline {
-                    return Err(timeout_error(me, ep, timeout));
+                    return Err(timeout_error(me, run, ep, timeout, other.as_ref()));
                 }
                 std::thread::sleep(Duration::from_millis(2));
             }
         }
-        for (i, l) in listeners {
+        for (i, l, hold) in listeners {
             let ep = &eps[i];
             loop {
                 match l.accept() {
@@ -215,11 +272,20 @@ impl M2n {
                         match wire::read_frame(&mut r) {
                             Ok(Some(f @ Frame::Hello { .. })) => {
                                 let mut w = &s;
-                                wire::write_frame(&mut w, &hello(me, &cfg.hash))
+                                wire::write_frame(&mut w, &hello(me, &cfg.hash, run))
                                     .map_err(|e| CouplingError::new(format!("cannot greet \"{}\": {e}", ep.partner)))?;
-                                check_hello(me, &ep.partner, &cfg.hash, Some(f))?;
+                                if hello_run(&f) != run {
+                                    // Not our partner: it learns so from our hello; keep waiting.
+                                    log::warn!(
+                                        "{me}: turned away a participant of another run ({}) that reached {}",
+                                        describe_run(hello_run(&f)),
+                                        abs(&ep.file)
+                                    );
+                                    continue;
+                                }
+                                check_hello(me, &ep.partner, &cfg.hash, run, Some(f))?;
                                 let _ = s.set_read_timeout(None);
-                                rendezvous::unpublish(&ep.file, &ep.pair_dir);
+                                rendezvous::unpublish(&ep.file, &ep.pair_dir, hold);
                                 streams[i] = Some(s);
                                 break;
                             }
@@ -228,8 +294,8 @@ impl M2n {
                     }
                     Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                         if Instant::now() > deadline {
-                            rendezvous::unpublish(&ep.file, &ep.pair_dir);
-                            return Err(timeout_error(me, ep, timeout));
+                            rendezvous::unpublish(&ep.file, &ep.pair_dir, hold);
+                            return Err(timeout_error(me, run, ep, timeout, None));
                         }
                         std::thread::sleep(Duration::from_millis(1));
                     }
@@ -256,10 +322,9 @@ impl M2n {
                     ep.partner
                 )));
             }
-            check_hello(me, &ep.partner, &cfg.hash, f)?;
+            check_hello(me, &ep.partner, &cfg.hash, run, f)?;
             let _ = s.set_read_timeout(None);
         }
-
         let mut partners = Vec::new();
         for (ep, s) in eps.iter().zip(streams) {
             let s = s.expect("every endpoint connected");

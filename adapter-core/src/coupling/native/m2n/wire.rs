@@ -3,14 +3,15 @@
 
 use std::io::{self, Read, Write};
 
-/// Protocol version carried in the hello frame.
-pub const PROTOCOL: u32 = 2;
+/// Protocol version carried in the hello frame (3: the hello carries the run identity).
+pub const PROTOCOL: u32 = 3;
 
 /// One message between two participants.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Frame {
-    /// First frame on every connection: who we are and which configuration we run.
-    Hello { protocol: u32, version: String, config_hash: String, participant: String },
+    /// First frame on every connection: who we are, which configuration we run, and in which
+    /// run (the launcher's identity; empty for a participant started by hand).
+    Hello { protocol: u32, version: String, config_hash: String, participant: String, run: String },
     /// A provided mesh's vertex coordinates, sent to the participant that receives it.
     Mesh { name: String, coords: Vec<f64> },
     /// All data of one scheme for one window (or initial data), one frame per direction.
@@ -118,12 +119,13 @@ impl Frame {
     pub fn encode(&self) -> Vec<u8> {
         let mut e = Enc(vec![0, 0, 0, 0]);
         match self {
-            Frame::Hello { protocol, version, config_hash, participant } => {
+            Frame::Hello { protocol, version, config_hash, participant, run } => {
                 e.u8(HELLO);
                 e.u32(*protocol);
                 e.str(version);
                 e.str(config_hash);
                 e.str(participant);
+                e.str(run);
             }
             Frame::Mesh { name, coords } => {
                 e.u8(MESH);
@@ -170,7 +172,10 @@ impl Frame {
         let mut d = Dec(body);
         let frame = match d.u8()? {
             HELLO => {
-                Frame::Hello { protocol: d.u32()?, version: d.str()?, config_hash: d.str()?, participant: d.str()? }
+                let (protocol, version, config_hash, participant) = (d.u32()?, d.str()?, d.str()?, d.str()?);
+                // Protocol 2 hellos end here; the version check then names the mismatch.
+                let run = if d.0.is_empty() { String::new() } else { d.str()? };
+                Frame::Hello { protocol, version, config_hash, participant, run }
             }
             MESH => Frame::Mesh { name: d.str()?, coords: d.f64s()? },
             DATA => {
@@ -247,7 +252,13 @@ mod tests {
     #[test]
     fn frames_round_trip() {
         let frames = vec![
-            Frame::Hello { protocol: 1, version: "0.1".into(), config_hash: "ab".into(), participant: "Solid".into() },
+            Frame::Hello {
+                protocol: 1,
+                version: "0.1".into(),
+                config_hash: "ab".into(),
+                participant: "Solid".into(),
+                run: "r1".into(),
+            },
             Frame::Mesh { name: "M".into(), coords: vec![0.0, 1.0, 2.5] },
             Frame::Data(DataFrame {
                 scheme: 2,
@@ -277,6 +288,20 @@ mod tests {
         let (f, used) = split_frame(&bytes).unwrap().unwrap();
         assert_eq!(f, a);
         assert_eq!(split_frame(&bytes[used..]).unwrap(), Some((Frame::Bye, 5)));
+    }
+
+    #[test]
+    fn a_hello_without_a_run_reads_as_one_without_identity() {
+        let mut body = vec![HELLO];
+        body.extend(2u32.to_le_bytes());
+        for s in ["v", "h", "Solid"] {
+            body.extend((s.len() as u32).to_le_bytes());
+            body.extend(s.as_bytes());
+        }
+        match Frame::decode(&body).unwrap() {
+            Frame::Hello { protocol: 2, run, .. } => assert_eq!(run, ""),
+            f => panic!("{f:?}"),
+        }
     }
 
     #[test]

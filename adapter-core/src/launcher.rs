@@ -1,0 +1,155 @@
+//! What a participant learns from the `tidelink run` launcher that started it, through its
+//! environment:
+//!
+//! - [`RUN_ID_ENV`]: the run's identity. The native engine writes it into its rendezvous files
+//!   and its hello, and pairs only with partners of the same run, so two runs that share an
+//!   exchange directory can never couple with each other's participants.
+//! - [`LIFELINE_ENV`]: the number of an inherited file descriptor, the read end of a pipe whose
+//!   write end only the launcher holds. The kernel closes it when the launcher dies, however it
+//!   dies (SIGKILL included); [`watch_lifeline`] then stops the participant instead of letting
+//!   it run on, unwatched, to its end time.
+//!
+//! A participant started by hand has neither: it has no run identity (it pairs with partners
+//! that have none either) and no lifeline, and behaves as it always did.
+
+/// The environment variable holding the run identity (letters, digits, `-`, `_`, `.`).
+pub const RUN_ID_ENV: &str = "TIDELINK_RUN_ID";
+
+/// The environment variable holding the lifeline's file descriptor number.
+pub const LIFELINE_ENV: &str = "TIDELINK_LIFELINE_FD";
+
+/// The exit status of a participant that stopped because its launcher is gone.
+pub const ORPHAN_EXIT: i32 = 1;
+
+/// Whether `id` can be a run identity: 1 to 64 letters, digits, `-`, `_` or `.`.
+pub fn is_valid_run_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+}
+
+/// The run identity given in [`RUN_ID_ENV`]; `None` when unset or empty (a participant
+/// started by hand). An invalid value is ignored with a warning.
+pub fn run_id() -> Option<String> {
+    let id = std::env::var(RUN_ID_ENV).ok()?;
+    let id = id.trim();
+    if id.is_empty() {
+        return None;
+    }
+    if !is_valid_run_id(id) {
+        log::warn!("ignoring {RUN_ID_ENV}=\"{id}\": a run identity is 1 to 64 letters, digits, `-`, `_` or `.`");
+        return None;
+    }
+    Some(id.to_string())
+}
+
+/// Starts watching the lifeline the launcher passed in [`LIFELINE_ENV`], if any: a thread
+/// blocks reading it and, once it closes (the launcher is gone), prints why and ends the
+/// process with [`ORPHAN_EXIT`]. Returns whether a lifeline is watched. Without the variable
+/// (a participant started by hand) nothing happens; a value that is not an open pipe is
+/// ignored with a warning.
+pub fn watch_lifeline() -> bool {
+    let Ok(value) = std::env::var(LIFELINE_ENV) else { return false };
+    match imp::adopt(&value) {
+        Ok(pipe) => imp::watch(pipe),
+        Err(why) => {
+            log::warn!("ignoring {LIFELINE_ENV}={value}: {why}");
+            false
+        }
+    }
+}
+
+#[cfg(unix)]
+mod imp {
+    use nix::fcntl::{fcntl, FcntlArg, FdFlag};
+    use std::fs::File;
+    use std::io::{Read, Write};
+    use std::os::fd::{FromRawFd, RawFd};
+
+    /// Takes ownership of inherited descriptor `value` after checking that it is an open pipe,
+    /// and makes it close-on-exec so that programs this participant starts do not hold it.
+    pub(super) fn adopt(value: &str) -> Result<File, String> {
+        let fd: RawFd = value.trim().parse().map_err(|_| "not a file descriptor number".to_string())?;
+        if fd < 3 {
+            return Err("not a descriptor above the standard streams".into());
+        }
+        let mut st = std::mem::MaybeUninit::<nix::libc::stat>::uninit();
+        // SAFETY: fstat only writes the buffer it is given; a closed or invalid descriptor
+        // makes it fail with EBADF, which is checked before the buffer is read.
+        if unsafe { nix::libc::fstat(fd, st.as_mut_ptr()) } != 0 {
+            return Err(format!("descriptor {fd} is not open"));
+        }
+        // SAFETY: fstat succeeded, so it filled the buffer.
+        let mode = unsafe { st.assume_init() }.st_mode;
+        if mode & nix::libc::S_IFMT != nix::libc::S_IFIFO {
+            return Err(format!("descriptor {fd} is not a pipe"));
+        }
+        // SAFETY: the descriptor is open (fstat succeeded) and was inherited for this purpose
+        // only: nothing else in this process owns or closes it.
+        let pipe = unsafe { File::from_raw_fd(fd) };
+        fcntl(&pipe, FcntlArg::F_SETFD(FdFlag::FD_CLOEXEC)).map_err(|e| format!("descriptor {fd}: {e}"))?;
+        Ok(pipe)
+    }
+
+    pub(super) fn watch(mut pipe: File) -> bool {
+        let started = std::thread::Builder::new().name("lifeline".into()).spawn(move || {
+            let mut buf = [0u8; 64];
+            loop {
+                match pipe.read(&mut buf) {
+                    // The launcher never writes: only the end of the pipe (or an error) matters.
+                    Ok(n) if n > 0 => continue,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    _ => break,
+                }
+            }
+            // The launcher read our stderr; it is gone, so this line may go nowhere, and a
+            // failed write must not keep the process alive.
+            let _ = writeln!(
+                std::io::stderr(),
+                "error: the launcher (tidelink run) that started this participant is gone; stopping"
+            );
+            std::process::exit(super::ORPHAN_EXIT);
+        });
+        match started {
+            Ok(_) => true,
+            Err(e) => {
+                log::warn!("cannot watch the launcher's lifeline: {e}");
+                false
+            }
+        }
+    }
+}
+
+#[cfg(not(unix))]
+mod imp {
+    pub(super) fn adopt(_value: &str) -> Result<std::convert::Infallible, String> {
+        Err("lifelines are supported on Unix only".into())
+    }
+
+    pub(super) fn watch(pipe: std::convert::Infallible) -> bool {
+        match pipe {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_ids_are_short_plain_words() {
+        assert!(is_valid_run_id("1a2b-c_d.e"));
+        assert!(!is_valid_run_id(""));
+        assert!(!is_valid_run_id("a b"));
+        assert!(!is_valid_run_id("a\nOwner: pid=1"));
+        assert!(!is_valid_run_id(&"x".repeat(65)));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_an_open_pipe_is_adopted() {
+        assert!(imp::adopt("x").is_err());
+        assert!(imp::adopt("1").is_err(), "stdout is never a lifeline");
+        assert!(imp::adopt("100000").unwrap_err().contains("not open"));
+        let file = tempfile::tempfile().expect("a temporary file");
+        let fd = std::os::fd::AsRawFd::as_raw_fd(&file).to_string();
+        assert!(imp::adopt(&fd).unwrap_err().contains("not a pipe"));
+    }
+}

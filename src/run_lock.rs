@@ -1,0 +1,171 @@
+//! One run at a time per case folder and per exchange directory.
+//!
+//! `tidelink run` holds an exclusive advisory lock on `<dir>/.tidelink-run.lock` for each of
+//! them during the whole run. The kernel releases a lock when its holder dies, however it dies,
+//! so liveness never rests on a process id that may have been reused, and a lock is never stale.
+//! The file says who holds it, for the message a second run prints when it finds it taken; the
+//! holder removes it at the end (a launcher killed with SIGKILL leaves it behind, unlocked).
+
+use anyhow::{bail, Context, Result};
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{Read, Seek, Write};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The lock file's name in each locked folder.
+pub const LOCK_FILE: &str = ".tidelink-run.lock";
+
+/// The locks of one run; dropping it removes the files and releases the locks.
+pub struct Claim {
+    held: Vec<(PathBuf, File)>,
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        for (path, file) in self.held.drain(..) {
+            // Removed while still locked; a run waiting on the old file notices (`lock_one`).
+            let _ = std::fs::remove_file(&path);
+            drop(file);
+        }
+    }
+}
+
+/// Locks every folder of `dirs` for run `run` of `case` (created when missing); fails at once,
+/// naming the holder, when another run holds one of them.
+pub fn claim(dirs: &[PathBuf], case: &Path, run: &str) -> Result<Claim> {
+    let mut claim = Claim { held: Vec::new() };
+    let note = format!(
+        "pid={}\nstarted={}\nrun={run}\ncase={}\n",
+        std::process::id(),
+        SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_secs(),
+        case.display()
+    );
+    let mut done = Vec::new();
+    for dir in dirs {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let key = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+        if done.contains(&key) {
+            continue;
+        }
+        done.push(key.clone());
+        let path = key.join(LOCK_FILE);
+        match lock_one(&path, &note)? {
+            Lock::Held(file) => claim.held.push((path, file)),
+            Lock::Busy => bail!("another run is using {} ({}); wait for it or stop it", key.display(), holder(&path)),
+            Lock::Impossible(why) => {
+                log::warn!("cannot lock {} ({why}): a second run there would not be refused", path.display())
+            }
+        }
+    }
+    Ok(claim)
+}
+
+/// What became of one lock.
+enum Lock {
+    /// Taken: this run's until the file is dropped.
+    Held(File),
+    /// Another process holds it.
+    Busy,
+    /// Not possible here (a read-only folder, a file system without locks): the run goes on
+    /// unprotected.
+    Impossible(std::io::Error),
+}
+
+/// Locks `path` and writes `note` into it.
+fn lock_one(path: &Path, note: &str) -> Result<Lock> {
+    loop {
+        let mut file = match OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path) {
+            Ok(f) => f,
+            Err(e) => return Ok(Lock::Impossible(e)),
+        };
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => return Ok(Lock::Busy),
+            Err(TryLockError::Error(e)) => return Ok(Lock::Impossible(e)),
+        }
+        // The previous holder removes the file before it lets go: then this lock is on a file
+        // nobody else will look at, and the one at `path` (if any) is the one to take.
+        let here = std::fs::metadata(path).ok();
+        let mine = file.metadata().ok();
+        let same = matches!((here, mine), (Some(a), Some(b)) if a.dev() == b.dev() && a.ino() == b.ino());
+        if !same {
+            continue;
+        }
+        file.set_len(0)?;
+        file.rewind()?;
+        file.write_all(note.as_bytes())?;
+        return Ok(Lock::Held(file));
+    }
+}
+
+/// Who holds the lock at `path`, from its note: `started by pid N at <time>, case <dir>`.
+fn holder(path: &Path) -> String {
+    let mut text = String::new();
+    let _ = File::open(path).and_then(|mut f| f.read_to_string(&mut text));
+    let field = |k: &str| text.lines().find_map(|l| l.strip_prefix(k).and_then(|v| v.strip_prefix('=')));
+    let mut parts = Vec::new();
+    match field("pid") {
+        Some(pid) => {
+            let at = field("started").and_then(|s| s.parse().ok()).map(utc).map(|t| format!(" at {t}"));
+            parts.push(format!("started by pid {pid}{}", at.unwrap_or_default()));
+        }
+        None => parts.push("started a moment ago".to_string()),
+    }
+    if let Some(case) = field("case") {
+        parts.push(format!("case {case}"));
+    }
+    parts.join(", ")
+}
+
+/// `secs` since the Unix epoch as `YYYY-MM-DD hh:mm:ss UTC`.
+fn utc(secs: u64) -> String {
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Days since 1970-01-01 to a civil date (proleptic Gregorian calendar, eras of 400 years).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_in_utc() {
+        assert_eq!(utc(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(utc(951_782_400), "2000-02-29 00:00:00 UTC");
+        assert_eq!(utc(1_767_225_599), "2025-12-31 23:59:59 UTC");
+    }
+
+    #[test]
+    fn a_second_claim_fails_naming_the_first_and_succeeds_once_it_is_gone() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let dirs = [dir.path().to_path_buf(), dir.path().join(".")];
+        let first = claim(&dirs, Path::new("/cases/a"), "r1").expect("a free folder");
+        let e = claim(&dirs, Path::new("/cases/b"), "r2").err().expect("taken").to_string();
+        assert!(
+            e.starts_with(&format!("another run is using {}", dir.path().canonicalize().unwrap().display())),
+            "{e}"
+        );
+        assert!(e.contains(&format!("started by pid {} at ", std::process::id())), "{e}");
+        assert!(e.contains("case /cases/a") && e.ends_with("wait for it or stop it"), "{e}");
+        drop(first);
+        assert!(!dir.path().join(LOCK_FILE).exists(), "the holder removes its file");
+        let _second = claim(&dirs, Path::new("/cases/b"), "r2").expect("free again");
+    }
+
+    #[test]
+    fn a_file_left_unlocked_is_taken_over() {
+        let dir = tempfile::tempdir().expect("a folder");
+        std::fs::write(dir.path().join(LOCK_FILE), "pid=1\n").expect("a left-over file");
+        let _claim = claim(&[dir.path().to_path_buf()], Path::new("c"), "r").expect("unlocked");
+    }
+}

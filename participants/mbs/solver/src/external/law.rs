@@ -23,6 +23,16 @@ pub trait ExternalLaw: Send + std::fmt::Debug {
     fn commit(&mut self) -> Result<(), ExternalLawError>;
     /// Back to the last committed state.
     fn rollback(&mut self) -> Result<(), ExternalLawError>;
+    /// Gets ready before the first step, the solver's step being `dt` (s): a law in another
+    /// process starts it here, so that errors come before the run; by default nothing.
+    fn start(&mut self, _dt: f64) -> Result<(), ExternalLawError> {
+        Ok(())
+    }
+    /// Ends the law after the last step (a process is told to stop and reaped); by default
+    /// nothing.
+    fn shutdown(&mut self) -> Result<(), ExternalLawError> {
+        Ok(())
+    }
 }
 
 /// A law shared between a force element, its clones (checkpoints) and whoever owns the model

@@ -17,3 +17,6 @@ pub use client::{ModuleClient, ModuleSpec};
 
 /// The flag that passes the listening port to the child (`--tidelink-port N`).
 pub const PORT_FLAG: &str = "--tidelink-port";
+
+/// The environment variable that carries the same port (`TIDELINK_PORT`).
+pub const PORT_ENV: &str = "TIDELINK_PORT";

@@ -3,7 +3,7 @@
 //! (on shutdown, on any failure, or when dropped).
 
 use super::frame::{read_frame, write_frame, FrameError};
-use super::PORT_FLAG;
+use super::{PORT_ENV, PORT_FLAG};
 use serde_json::Value;
 use std::io;
 use std::net::{TcpListener, TcpStream};
@@ -41,6 +41,8 @@ fn resolve(command: &[String], dir: &Path) -> Vec<String> {
 fn start(argv: &[String], port: u16) -> io::Result<Child> {
     let mut cmd = Command::new(&argv[0]);
     cmd.args(&argv[1..]).arg(PORT_FLAG).arg(port.to_string()).stdin(Stdio::null());
+    // Also in the environment, for interpreters that cannot take extra arguments (matlab -batch).
+    cmd.env(PORT_ENV, port.to_string());
     // The module's prints go to our stderr: our stdout carries progress lines for the launcher.
     cmd.stdout(io::stderr());
     cmd.spawn()

@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
 # Runs the whole test suite from a fresh checkout: set-up, the Python tests of hydro/ (pytest in a
 # pinned virtual environment under target/, reused while its stamp matches: hydro/test.sh), then every
-# crate's tests.
+# crate's tests; the Python tests of pto/ (unittest, standard library only) run between them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash hydro/test.sh
+# The external-module helper (pure standard library, no venv): tidelink_pto and the worked modules.
+"${TIDELINK_PYTHON:-python3}" -m unittest discover -s pto/python/tests
+# The MATLAB helper: its self-test where Octave is installed, else its framing against Python's.
+if command -v octave >/dev/null 2>&1; then
+  octave --no-gui --quiet --eval "addpath('pto/matlab'); tidelink_pto_selftest"
+fi
+"${TIDELINK_PYTHON:-python3}" pto/matlab/check_framing.py
 cargo test --workspace "$@"

@@ -71,4 +71,13 @@ pub enum MbsError {
     /// An integrator without a mass matrix in its step cannot take `A∞` (it is no force).
     #[error("the {0} integrator cannot take infinite-frequency added mass, which must enter the mass matrix of an implicit step; use HHT or Euler_implicit_linearized")]
     AddedMassUnsupported(&'static str),
+    /// An element's external model failed (its message names the model, the operation and
+    /// what was sent).
+    #[error("`{name}`: {message}")]
+    External {
+        /// The element's name in the model.
+        name: String,
+        /// What went wrong.
+        message: String,
+    },
 }

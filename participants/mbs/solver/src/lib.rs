@@ -5,13 +5,15 @@
 //! taken (assembly of the Newton matrix, colouring, Newton, the integrators), [`added_mass`] the
 //! infinite-frequency added mass in the mass matrix, [`system`] the model and the
 //! [`MultibodySystem`] that one integrator advances, [`geometry`] the shapes attached to bodies,
-//! [`state`] bitwise save and restore.
+//! [`state`] bitwise save and restore, [`external`] force laws evaluated outside the solver
+//! (a user's power take-off in another process), once per time level.
 
 #![warn(missing_docs)]
 
 pub mod added_mass;
 pub mod dynamics;
 pub mod error;
+pub mod external;
 pub mod geometry;
 pub mod solver;
 pub mod state;
@@ -25,6 +27,7 @@ pub use dynamics::joint::{Joint, JointKind, JointSet};
 pub use dynamics::rsda::Rsda;
 pub use dynamics::tsda::Tsda;
 pub use error::MbsError;
+pub use external::{ExternalLaw, ExternalLawError, ExternalLink, SharedLaw};
 pub use geometry::shape::{BodyShape, ShapeKind};
 pub use solver::euler_implicit::LinearizedImplicitEuler;
 pub use solver::hht::Hht;

@@ -10,6 +10,7 @@
 mod checkpoint;
 mod exchange;
 mod interfaces;
+mod modules;
 mod pacing;
 mod sinks;
 
@@ -52,6 +53,7 @@ pub struct MbsAdapter {
     checkpoint: Option<Checkpoint>,
     output_settings: Option<OutputSettings>,
     output: Option<CsvOutput>,
+    links: Option<crate::io::link_output::LinkCsv>,
     hdf5: Option<Hdf5Output>,
     before_step: Vec<StepHook>,
     after_step: Vec<StepHook>,
@@ -132,6 +134,7 @@ impl MbsAdapter {
             checkpoint: None,
             output_settings: None,
             output: None,
+            links: None,
             hdf5: None,
             before_step: Vec::new(),
             after_step: Vec::new(),
@@ -200,6 +203,13 @@ impl MbsAdapter {
         &mut self.system
     }
 
+    /// Starts the external modules of the model's links (spawn, connect, initialize with the
+    /// solver's time step); a run does it before the first step, after the meshes.
+    pub fn start_external_modules(&mut self) -> AdapterResult<()> {
+        let dt = self.time_step;
+        self.each_module("starting the external module", |m| m.start(dt))
+    }
+
     /// The coupling bodies in the order of the participant file.
     pub fn coupling_bodies(&self) -> &[CouplingBody] {
         &self.coupled
@@ -237,7 +247,8 @@ impl Adapter for MbsAdapter {
             let coupled: Vec<(String, BodyHandle)> = self.coupled.iter().map(|c| (c.name.clone(), c.handle)).collect();
             self.added_mass.register(coupling, &self.system, &coupled)?;
         }
-        self.register_meshes(coupling)
+        self.register_meshes(coupling)?;
+        self.start_external_modules()
     }
 
     fn read_data(&mut self, coupling: &mut dyn CouplingData, time: f64, relative_read_time: f64) -> AdapterResult<()> {
@@ -252,7 +263,7 @@ impl Adapter for MbsAdapter {
         for hook in &mut self.before_step {
             hook(&mut self.system, time);
         }
-        self.system.step(self.integrator.as_mut(), dt).map_err(|e| {
+        self.system.step_at(self.integrator.as_mut(), time, dt).map_err(|e| {
             AdapterError::solver(format!("the {} step of {dt} s at t = {} failed: {e}", self.integrator.name(), time))
         })?;
         for hook in &mut self.after_step {
@@ -279,16 +290,19 @@ impl Adapter for MbsAdapter {
             .checkpoint
             .as_ref()
             .ok_or_else(|| AdapterError::solver("asked to restore a checkpoint that was never written"))?;
-        c.restore(&mut self.system, self.integrator.as_mut())
+        c.restore(&mut self.system, self.integrator.as_mut())?;
+        self.each_module("rolling back the external module", |m| m.rollback())
     }
 
     fn write_output(&mut self, time: f64) -> AdapterResult<()> {
         // Called at t = 0 and at every window end: pace the windows to the wall clock.
         self.pacer.pace(time);
+        self.each_module("committing the external module", |m| m.commit())?;
         self.write_rows(time)
     }
 
     fn finish(&mut self) -> AdapterResult<()> {
+        self.each_module("shutting down the external module", |m| m.shutdown())?;
         self.flush_outputs()
     }
 }

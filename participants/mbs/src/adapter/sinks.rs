@@ -3,6 +3,7 @@
 
 use super::MbsAdapter;
 use crate::io::hdf5_output::Hdf5Output;
+use crate::io::link_output::LinkCsv;
 use crate::io::output::{CsvOutput, Row};
 use std::path::PathBuf;
 use tidelink_adapter_core::{AdapterError, AdapterResult};
@@ -43,25 +44,43 @@ fn row(time: f64, b: &tidelink_mbs_solver::dynamics::body::RigidBody) -> Row {
 }
 
 impl MbsAdapter {
-    /// The CSV files written (empty when output is off or before the run started).
+    /// The CSV files written (empty when output is off or before the run started); `links.csv`
+    /// is [`Self::links_path`].
     pub fn output_paths(&self) -> Vec<PathBuf> {
         let mut paths = self.output.as_ref().map(CsvOutput::paths).unwrap_or_default();
         paths.extend(self.hdf5.as_ref().map(|h| h.path().to_path_buf()));
         paths
     }
 
-    /// Writes the coupling bodies' rows at coupled time `time` if a row is due.
+    /// The names of the links (TSDAs, RSDAs, with or without an external module) and their
+    /// absorbed power `−F·v` now (W).
+    pub fn link_powers(&self) -> (Vec<String>, Vec<f64>) {
+        let bodies = &self.system.bodies;
+        self.system.forces.iter().filter_map(|e| e.link_power(bodies).map(|p| (e.name().to_string(), p))).unzip()
+    }
+
+    /// The links' absorbed-power file, if written.
+    pub fn links_path(&self) -> Option<PathBuf> {
+        self.links.as_ref().map(|l| l.path().to_path_buf())
+    }
+
+    /// Writes the coupling bodies' rows at coupled time `time` if a row is due (and the
+    /// links' absorbed power with them).
     pub(super) fn write_rows(&mut self, time: f64) -> AdapterResult<()> {
         if let Some(settings) = self.output_settings.take_if(|s| s.format == OutputFormat::Hdf5) {
             let names: Vec<&str> = self.coupled.iter().map(|c| c.name.as_str()).collect();
-            self.hdf5 = Some(Hdf5Output::new(&settings.directory.join("bodies.h5"), &names, settings.fps));
+            let mut h = Hdf5Output::new(&settings.directory.join("bodies.h5"), &names, settings.fps);
+            h.set_links(&self.link_powers().0);
+            self.hdf5 = Some(h);
         }
+        let (_, powers) = self.link_powers();
         if let Some(h) = self.hdf5.as_mut() {
             if h.due(time) {
                 for (i, c) in self.coupled.iter().enumerate() {
                     let Some(b) = self.system.bodies.get(c.handle) else { continue };
                     h.push(i, row(time, b));
                 }
+                h.push_links(time, &powers);
             }
             return Ok(());
         }
@@ -72,6 +91,12 @@ impl MbsAdapter {
                 AdapterError::io(format!("creating the output files in {}", settings.directory.display()), e)
             })?;
             self.output = Some(out);
+            let links = self.link_powers().0;
+            if !links.is_empty() {
+                self.links = Some(LinkCsv::create(&settings.directory, &links).map_err(|e| {
+                    AdapterError::io(format!("creating links.csv in {}", settings.directory.display()), e)
+                })?);
+            }
         }
         let Some(out) = self.output.as_mut() else { return Ok(()) };
         if !out.due(time) {
@@ -81,6 +106,9 @@ impl MbsAdapter {
             let Some(b) = self.system.bodies.get(c.handle) else { continue };
             out.write(i, &row(time, b))
                 .map_err(|e| AdapterError::io(format!("writing the output of body `{}`", c.name), e))?;
+        }
+        if let Some(l) = self.links.as_mut() {
+            l.write(time, &powers).map_err(|e| AdapterError::io("writing links.csv", e))?;
         }
         Ok(())
     }
@@ -92,6 +120,10 @@ impl MbsAdapter {
                 AdapterError::io(format!("writing {}", h.path().display()), std::io::Error::other(e.to_string()))
             })?;
             log::info!("output written to {}", h.path().display());
+        }
+        if let Some(l) = self.links.as_mut() {
+            l.flush().map_err(|e| AdapterError::io("flushing links.csv", e))?;
+            log::info!("absorbed power of the links written to {}", l.path().display());
         }
         if let Some(out) = self.output.as_mut() {
             out.flush().map_err(|e| AdapterError::io("flushing the output files", e))?;

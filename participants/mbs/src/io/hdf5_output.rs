@@ -1,7 +1,8 @@
 //! HDF5 output (`output.format: HDF5`): one group per coupling body holding time series —
 //! `time` (n), and `position`, `rotation` (rotation vector), `linear_velocity`,
 //! `angular_velocity`, `force`, `torque` (n × 3) — buffered during the run and written at
-//! the end; a run that stops on an error still writes what it has when the output is dropped.
+//! the end; a group `links` holds `time` and `<link>_power` (n) per TSDA or RSDA (absorbed power
+//! `−F·v`, W, as in `links.csv`); a run that stops on an error still writes what it has when the output is dropped.
 
 use crate::io::output::Row;
 use hdf5_metno as hdf5;
@@ -18,6 +19,8 @@ pub struct Hdf5Output {
     next_frame: f64,
     /// Rows pushed since the file was last written.
     unwritten: bool,
+    links: Vec<(String, Vec<f64>)>,
+    link_time: Vec<f64>,
 }
 
 impl Hdf5Output {
@@ -29,6 +32,19 @@ impl Hdf5Output {
             fps,
             next_frame: 0.0,
             unwritten: false,
+            links: Vec::new(),
+            link_time: Vec::new(),
+        }
+    }
+    /// Names the links whose absorbed power [`Self::push_links`] records.
+    pub fn set_links(&mut self, names: &[String]) {
+        self.links = names.iter().map(|n| (n.clone(), Vec::new())).collect();
+    }
+    /// Buffers the links' absorbed power at `time`, in the order of [`Self::set_links`].
+    pub fn push_links(&mut self, time: f64, powers: &[f64]) {
+        self.link_time.push(time);
+        for ((_, series), p) in self.links.iter_mut().zip(powers) {
+            series.push(*p);
         }
     }
     /// Whether a row is due at `time` (the CSV output's schedule).
@@ -77,6 +93,13 @@ impl Hdf5Output {
                 }
                 let ds = g.new_dataset::<f64>().shape((rows.len(), 3)).create(*channel)?;
                 ds.write_raw(&flat[..])?;
+            }
+        }
+        if !self.links.is_empty() {
+            let g = file.create_group("links")?;
+            g.new_dataset_builder().with_data(&self.link_time[..]).create("time")?;
+            for (name, series) in &self.links {
+                g.new_dataset_builder().with_data(&series[..]).create(format!("{name}_power").as_str())?;
             }
         }
         Ok(())

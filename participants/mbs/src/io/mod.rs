@@ -1,8 +1,9 @@
 //! Files in and out: Chrono's MBS model file ([`model_yaml`], with its shapes in `shape_yaml`) and
 //! solver file ([`solver_yaml`]) into solver structs; the body states out as CSV ([`output`]), HDF5
-//! ([`hdf5_output`]) and PNG plots ([`plot`]).
+//! ([`hdf5_output`]) and PNG plots ([`plot`]); the links' absorbed power ([`link_output`]).
 
 pub mod hdf5_output;
+pub mod link_output;
 pub mod model_yaml;
 pub mod output;
 pub mod plot;

@@ -4,6 +4,7 @@
 //! numerically (see [`crate::solver::assembly`]).
 
 use crate::dynamics::body_set::{BodyHandle, BodySet};
+use crate::error::MbsError;
 use nalgebra::{SMatrix, Vector3};
 
 /// A 12×12 block over `[δx1, δθ1, δx2, δθ2]` (or the matching velocities).
@@ -30,6 +31,16 @@ pub trait ForceElement: std::fmt::Debug + Send + Sync {
     /// analytically; `None` makes the integrators use coloured finite differences.
     fn jacobian(&self, _bodies: &BodySet) -> Option<(Block12, Block12)> {
         None
+    }
+    /// Absorbed power `−F·v` of a link (TSDA: force along the line times extension rate; RSDA:
+    /// torque times opening rate), W; `None` for elements that are no link.
+    fn link_power(&self, _bodies: &BodySet) -> Option<f64> {
+        None
+    }
+    /// Called once before every step that starts at time `t` (s) with the state at that time:
+    /// elements whose law is evaluated outside the solver fix their force for the step here.
+    fn begin_step(&mut self, _t: f64, _dt: f64, _bodies: &BodySet) -> Result<(), MbsError> {
+        Ok(())
     }
     /// A boxed copy (force element sets are cloned with their models).
     fn clone_box(&self) -> Box<dyn ForceElement>;
@@ -71,6 +82,14 @@ impl ForceElementSet {
     /// Every element in insertion order.
     pub fn iter(&self) -> impl Iterator<Item = &dyn ForceElement> {
         self.elements.iter().map(|e| e.as_ref())
+    }
+    /// Every element, mutable.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Box<dyn ForceElement>> {
+        self.elements.iter_mut()
+    }
+    /// [`ForceElement::begin_step`] of every element, in order; stops at the first error.
+    pub fn begin_step(&mut self, t: f64, dt: f64, bodies: &BodySet) -> Result<(), MbsError> {
+        self.elements.iter_mut().try_for_each(|e| e.begin_step(t, dt, bodies))
     }
     /// The element at `i` for mutation (a controller changing a coefficient mid-run).
     pub fn get_mut(&mut self, i: usize) -> Option<&mut Box<dyn ForceElement>> {

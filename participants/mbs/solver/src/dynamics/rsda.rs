@@ -110,6 +110,10 @@ impl ForceElement for Rsda {
         };
         Some((block(self.stiffness), block(self.damping)))
     }
+    fn link_power(&self, bodies: &BodySet) -> Option<f64> {
+        let (_, th, rate) = self.angle_and_rate(bodies)?;
+        Some(-(self.preload - self.stiffness * (th - self.free_angle) - self.damping * rate) * rate)
+    }
     fn clone_box(&self) -> Box<dyn ForceElement> {
         Box::new(self.clone())
     }

@@ -151,6 +151,10 @@ impl ForceElement for Tsda {
         let c = -self.damping * nn;
         Some((spread(&k, &l.r1, &l.r2), spread(&c, &l.r1, &l.r2)))
     }
+    fn link_power(&self, bodies: &BodySet) -> Option<f64> {
+        let l = self.line(bodies)?;
+        Some(-self.magnitude(&l) * l.rate)
+    }
     fn clone_box(&self) -> Box<dyn ForceElement> {
         Box::new(self.clone())
     }

@@ -62,9 +62,18 @@ impl MultibodySystem {
         self.set_added_mass(next)
     }
 
-    /// Advances the whole system by `dt` with `integrator` (with `M + A∞`; the added mass is
-    /// checked first if it has not been since it was set).
+    /// Advances the whole system by `dt` with `integrator` from the integrator's own time
+    /// ([`Self::step_at`]).
     pub fn step(&mut self, integrator: &mut dyn Integrator, dt: f64) -> Result<(), MbsError> {
+        let t = integrator.save_history().time;
+        self.step_at(integrator, t, dt)
+    }
+
+    /// Advances the whole system from time `t` by `dt` with `integrator` (with `M + A∞`; the
+    /// added mass is checked first if it has not been since it was set). Force elements get
+    /// [`crate::ForceElement::begin_step`] first, at the state of time `t`.
+    pub fn step_at(&mut self, integrator: &mut dyn Integrator, t: f64, dt: f64) -> Result<(), MbsError> {
+        self.forces.begin_step(t, dt, &self.bodies)?;
         if let Some(am) = self.added_mass.as_mut().filter(|a| !a.checked) {
             am.check(&self.bodies)?;
             am.checked = true;

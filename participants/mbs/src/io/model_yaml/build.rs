@@ -20,6 +20,7 @@ pub(super) fn build(
     lines: &YamlLines,
     gravity: Vector3<f64>,
     equilibrium: EquilibriumMasses,
+    dir: &std::path::Path,
 ) -> Result<(Model, Diagnostics), Diagnostics> {
     let mut warnings = Diagnostics::default();
     let mut errors = Diagnostics::default();
@@ -146,6 +147,9 @@ pub(super) fn build(
         let ctx = Ctx { bodies: &bodies, names: &names, lines, degrees };
         build_joints(&m.joints, &ctx, &mut joints, &mut errors);
         build_forces(&m.tsdas, &m.rsdas, &ctx, &mut forces, &mut errors);
+        if !errors.has_errors() {
+            super::external::attach(&m.external_ptos, lines, dir, &mut forces, &mut warnings, &mut errors);
+        }
     }
     if errors.has_errors() {
         errors.0.sort_by_key(|d| d.location.line);

@@ -29,12 +29,16 @@
 //!   rsdas:
 //!     - {name: spring, body1: a, body2: b, location: [..], axis: [..], spring_coefficient: k,
 //!        damping_coefficient: c, preload: P, free_angle: a0}     # a0 in the model's angle unit
+//!   external_ptos:               # a link's force from a module in its own process
+//!     - {link: pto, command: [python3, my_pto.py], rich_state: true, combine_native: false,
+//!        timeout_ms: 20000, config: {damping: 1.2e6}}   # docs/external-modules.md
 //! ```
 //!
 //! Three angles `[a, b, c]` mean `R = Rz(a) Ry(b) Rx(c)`, as Chrono's YAML parser reads
 //! them. Constraints, body loads and motors are accepted with a warning (not modelled).
 
 mod build;
+mod external;
 mod schema;
 
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
@@ -64,13 +68,13 @@ pub fn load_with(
     equilibrium: EquilibriumMasses,
 ) -> Result<(Model, Diagnostics), Diagnostics> {
     let (file, lines) = spec::load_yaml_with_lines::<ModelFile>(path)?;
-    build::build(file.model, &lines, gravity, equilibrium)
+    build::build(file.model, &lines, gravity, equilibrium, path.parent().unwrap_or(Path::new(".")))
 }
 
 /// As [`load`], from text (`path` names it in messages).
 pub fn parse_str(text: &str, path: &Path, gravity: Vector3<f64>) -> Result<(Model, Diagnostics), Diagnostics> {
     let file: ModelFile = spec::parse_yaml_str(text, path)?;
-    build::build(file.model, &YamlLines::new(text, path), gravity, &|_| None)
+    build::build(file.model, &YamlLines::new(text, path), gravity, &|_| None, path.parent().unwrap_or(Path::new(".")))
 }
 
 /// Three angles (Chrono's order: `Rz(a) Ry(b) Rx(c)`) or a quaternion `[e0, e1, e2, e3]`.

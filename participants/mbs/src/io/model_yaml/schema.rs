@@ -27,6 +27,9 @@ pub(super) struct ModelSection {
     pub(super) tsdas: Vec<TsdaEntry>,
     #[serde(default)]
     pub(super) rsdas: Vec<RsdaEntry>,
+    /// Links driven by external force modules (docs/external-modules.md).
+    #[serde(default)]
+    pub(super) external_ptos: Vec<ExternalPtoEntry>,
     pub(super) body_loads: Option<IgnoredAny>,
     pub(super) motors: Option<IgnoredAny>,
 }
@@ -124,4 +127,23 @@ pub(super) struct RsdaEntry {
     #[serde(default)]
     pub(super) free_angle: f64,
     pub(super) visualization: Option<IgnoredAny>,
+}
+
+/// An external power take-off on a TSDA or RSDA of the model.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ExternalPtoEntry {
+    /// The name of a TSDA or RSDA (its kind decides force or torque).
+    pub(super) link: String,
+    /// The child's argv; `--tidelink-port N` is appended.
+    pub(super) command: Vec<String>,
+    /// The 17-channel state (default) or the lean displacement and velocity.
+    pub(super) rich_state: Option<bool>,
+    /// Keep the link's own spring-damper law as well (default: replaced).
+    #[serde(default)]
+    pub(super) combine_native: bool,
+    /// Limit on every reply (ms).
+    pub(super) timeout_ms: Option<u64>,
+    /// The module's settings, passed through as JSON.
+    pub(super) config: Option<serde_yaml::Value>,
 }

@@ -1,0 +1,22 @@
+//! External force modules: a user's power take-off or controller in its own process (Python,
+//! MATLAB, anything that speaks the protocol), driving a TSDA or RSDA of the model.
+//!
+//! [`frame`] is the wire format (4-byte big-endian length + UTF-8 JSON), [`protocol`] the
+//! messages of protocol v1 and the checks on the replies, [`process`] the child's lifecycle
+//! (spawn with `--tidelink-port N`, accept, terminate and reap), [`client`] the module as the
+//! solver's [`tidelink_mbs_solver::ExternalLaw`], [`replay`] a trace driven through a module
+//! without a simulation (`tidelink-pto replay`). docs/external-modules.md is the user guide.
+
+pub mod client;
+pub mod frame;
+pub mod process;
+pub mod protocol;
+pub mod replay;
+
+pub use client::{ModuleClient, ModuleSpec};
+
+/// The flag that passes the listening port to the child (`--tidelink-port N`).
+pub const PORT_FLAG: &str = "--tidelink-port";
+
+/// The environment variable that carries the same port (`TIDELINK_PORT`).
+pub const PORT_ENV: &str = "TIDELINK_PORT";

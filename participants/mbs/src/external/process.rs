@@ -1,0 +1,176 @@
+//! The module's process: spawned with the port it must connect to, accepted on 127.0.0.1 with
+//! a deadline, asked one frame at a time with a timeout, and always terminated and reaped
+//! (on shutdown, on any failure, or when dropped).
+
+use super::frame::{read_frame, write_frame, FrameError};
+use super::{PORT_ENV, PORT_FLAG};
+use serde_json::Value;
+use std::io;
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// The least time a starting module gets to connect.
+pub const MIN_CONNECT: Duration = Duration::from_secs(10);
+
+/// A running module connected over TCP loopback.
+#[derive(Debug)]
+pub struct ModuleProcess {
+    child: Child,
+    stream: TcpStream,
+    timeout: Duration,
+    reaped: Option<ExitStatus>,
+}
+
+/// `command` with relative `*.py` arguments found under `dir` made absolute.
+fn resolve(command: &[String], dir: &Path) -> Vec<String> {
+    command
+        .iter()
+        .map(|a| {
+            let p = Path::new(a);
+            if a.ends_with(".py") && p.is_relative() && dir.join(p).is_file() {
+                dir.join(p).display().to_string()
+            } else {
+                a.clone()
+            }
+        })
+        .collect()
+}
+
+fn start(argv: &[String], port: u16) -> io::Result<Child> {
+    let mut cmd = Command::new(&argv[0]);
+    cmd.args(&argv[1..]).arg(PORT_FLAG).arg(port.to_string()).stdin(Stdio::null());
+    // Also in the environment, for interpreters that cannot take extra arguments (matlab -batch).
+    cmd.env(PORT_ENV, port.to_string());
+    // The module's prints go to our stderr: our stdout carries progress lines for the launcher.
+    cmd.stdout(io::stderr());
+    cmd.spawn()
+}
+
+impl ModuleProcess {
+    /// Starts `command` (relative `.py` paths against `dir`; `python` falls back to `python3`
+    /// when not found) with `--tidelink-port N` appended, and waits at most `timeout` for it to
+    /// connect (at least [`MIN_CONNECT`]: an interpreter can take seconds to start on a busy
+    /// machine, while replies are held to `timeout` itself).
+    pub fn spawn(command: &[String], dir: &Path, timeout: Duration) -> Result<Self, String> {
+        if command.is_empty() {
+            return Err("the command is empty".into());
+        }
+        let argv = resolve(command, dir);
+        let listener = TcpListener::bind(("127.0.0.1", 0)).map_err(|e| format!("cannot listen on 127.0.0.1: {e}"))?;
+        let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+        let mut child = match start(&argv, port) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound && argv[0] == "python" => {
+                let mut again = argv.clone();
+                again[0] = "python3".into();
+                start(&again, port)
+            }
+            other => other,
+        }
+        .map_err(|e| format!("cannot start {:?}: {e}", argv))?;
+        let fail = |child: &mut Child, msg: String| {
+            let _ = child.kill();
+            let _ = child.wait();
+            msg
+        };
+        listener.set_nonblocking(true).map_err(|e| fail(&mut child, e.to_string()))?;
+        let connect = timeout.max(MIN_CONNECT);
+        let deadline = Instant::now() + connect;
+        let stream = loop {
+            match listener.accept() {
+                Ok((s, _)) => break s,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(e) => return Err(fail(&mut child, format!("accepting its connection failed: {e}"))),
+            }
+            if let Ok(Some(status)) = child.try_wait() {
+                return Err(format!("it exited ({status}) before connecting to port {port}"));
+            }
+            if Instant::now() >= deadline {
+                return Err(fail(
+                    &mut child,
+                    format!("it did not connect to port {port} within {} ms", connect.as_millis()),
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        };
+        let setup = (|| {
+            stream.set_nonblocking(false)?;
+            stream.set_nodelay(true)?;
+            stream.set_read_timeout(Some(timeout))?;
+            stream.set_write_timeout(Some(timeout))
+        })();
+        if let Err(e) = setup {
+            return Err(fail(&mut child, format!("setting up its connection failed: {e}")));
+        }
+        Ok(ModuleProcess { child, stream, timeout, reaped: None })
+    }
+
+    /// The process id (tests check it is gone).
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends `msg` and waits for one reply frame; errors say what happened (timeout, the
+    /// process gone and its exit status, a malformed frame).
+    pub fn request(&mut self, msg: &Value) -> Result<Value, String> {
+        if let Err(e) = write_frame(&mut self.stream, msg) {
+            return Err(self.explain(FrameError::Io(e), "sending"));
+        }
+        read_frame(&mut self.stream).map_err(|e| self.explain(e, "waiting for the reply"))
+    }
+
+    fn explain(&mut self, e: FrameError, doing: &str) -> String {
+        let timed_out = matches!(&e, FrameError::Io(io) if matches!(io.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut));
+        if timed_out {
+            return format!("no reply within the timeout of {} ms", self.timeout.as_millis());
+        }
+        // Give a dying process a moment, so the message can say it died.
+        let died = (0..50).find_map(|_| match self.child.try_wait() {
+            Ok(Some(s)) => Some(s),
+            _ => {
+                std::thread::sleep(Duration::from_millis(2));
+                None
+            }
+        });
+        match died {
+            Some(status) => {
+                self.reaped = Some(status);
+                format!("the module process exited ({status}) while {doing}")
+            }
+            None => format!("{doing} failed: {e}"),
+        }
+    }
+
+    /// Waits up to the timeout for the process to exit by itself (after `shutdown`), then
+    /// kills it; reaps it either way and returns its status.
+    pub fn join(&mut self) -> Option<ExitStatus> {
+        if let Some(s) = self.reaped {
+            return Some(s);
+        }
+        let deadline = Instant::now() + self.timeout;
+        while Instant::now() < deadline {
+            if let Ok(Some(s)) = self.child.try_wait() {
+                self.reaped = Some(s);
+                return Some(s);
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        self.terminate()
+    }
+
+    /// Kills the process if it still runs and reaps it.
+    pub fn terminate(&mut self) -> Option<ExitStatus> {
+        if self.reaped.is_none() {
+            let _ = self.child.kill();
+            self.reaped = self.child.wait().ok();
+        }
+        self.reaped
+    }
+}
+
+impl Drop for ModuleProcess {
+    fn drop(&mut self) {
+        self.terminate();
+    }
+}

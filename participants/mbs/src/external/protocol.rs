@@ -1,0 +1,159 @@
+//! Protocol v1: the messages sent to a module and the checks on its replies.
+//!
+//! Sent: `initialize` (protocol, kind, n_inputs, n_outputs, dt, in_names, config), `evaluate`
+//! (t, dt, in), `reset`, `commit`, `rollback`, `shutdown`. Every reply is an object with
+//! `status`; anything but `"ok"` is a failure (with the module's `message`). The reply to
+//! `initialize` must carry `name`, `version` and `n_states`; the reply to `evaluate` an `out`
+//! array of exactly `n_outputs` numbers.
+
+use serde_json::{json, Value};
+
+/// The protocol version sent in `initialize`.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// What a module says about itself in its `initialize` reply.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModuleInfo {
+    /// The module's name.
+    pub name: String,
+    /// The module's version.
+    pub version: String,
+    /// How many internal states it keeps (0 for a stateless law).
+    pub n_states: u64,
+}
+
+/// What the host tells a module in `initialize`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Initialize<'a> {
+    /// `pto`, `pto_tsda`, `pto_rsda` or `body_force`.
+    pub kind: &'a str,
+    /// The input channel names (their count is `n_inputs`).
+    pub in_names: &'a [String],
+    /// The number of outputs expected from `evaluate`.
+    pub n_outputs: usize,
+    /// The solver's time step (s).
+    pub dt: f64,
+    /// The module's own settings, passed through.
+    pub config: &'a Value,
+}
+
+/// The `initialize` message.
+pub fn initialize(m: &Initialize) -> Value {
+    json!({
+        "op": "initialize",
+        "protocol": PROTOCOL_VERSION,
+        "kind": m.kind,
+        "n_inputs": m.in_names.len(),
+        "n_outputs": m.n_outputs,
+        "dt": m.dt,
+        "in_names": m.in_names,
+        "config": m.config,
+    })
+}
+
+/// The `evaluate` message.
+pub fn evaluate(t: f64, dt: f64, inputs: &[f64]) -> Value {
+    json!({"op": "evaluate", "t": t, "dt": dt, "in": inputs})
+}
+
+/// A message without fields: `reset`, `commit`, `rollback` or `shutdown`.
+pub fn bare(op: &str) -> Value {
+    json!({ "op": op })
+}
+
+/// The reply's object, if its status is `ok`; else what is wrong with it.
+pub fn check_status(reply: &Value) -> Result<&serde_json::Map<String, Value>, String> {
+    let Some(obj) = reply.as_object() else {
+        return Err(format!("the reply is not a JSON object: {}", short(reply)));
+    };
+    match obj.get("status").and_then(Value::as_str) {
+        Some("ok") => Ok(obj),
+        Some(other) => {
+            let msg = obj.get("message").and_then(Value::as_str).unwrap_or("(no message)");
+            Err(format!("the module answered status \"{other}\": {msg}"))
+        }
+        None => Err(format!("the reply has no string `status`: {}", short(reply))),
+    }
+}
+
+/// The `initialize` reply's `name`, `version`, `n_states`.
+pub fn module_info(reply: &Value) -> Result<ModuleInfo, String> {
+    let obj = check_status(reply)?;
+    let text = |key: &str| match obj.get(key) {
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(Value::Number(n)) => Ok(n.to_string()),
+        Some(v) => Err(format!("`{key}` must be a string, got {v}")),
+        None => Err(format!("the initialize reply lacks `{key}` (name, version and n_states are required)")),
+    };
+    let n_states = match obj.get("n_states") {
+        Some(v) => v.as_u64().ok_or_else(|| format!("`n_states` must be a non-negative integer, got {v}"))?,
+        None => return Err("the initialize reply lacks `n_states` (name, version and n_states are required)".into()),
+    };
+    Ok(ModuleInfo { name: text("name")?, version: text("version")?, n_states })
+}
+
+/// The `evaluate` reply's `out`, checked to hold `n_outputs` finite numbers.
+pub fn outputs(reply: &Value, n_outputs: usize) -> Result<Vec<f64>, String> {
+    let obj = check_status(reply)?;
+    let Some(arr) = obj.get("out").and_then(Value::as_array) else {
+        return Err(format!("the evaluate reply has no `out` array: {}", short(reply)));
+    };
+    if arr.len() != n_outputs {
+        return Err(format!("`out` has {} values, {n_outputs} expected", arr.len()));
+    }
+    arr.iter()
+        .enumerate()
+        .map(|(i, v)| match v.as_f64() {
+            Some(x) if x.is_finite() => Ok(x),
+            _ => Err(format!("`out[{i}]` is not a finite number: {v}")),
+        })
+        .collect()
+}
+
+/// A value's JSON, cut to 300 characters for messages.
+pub fn short(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() <= 300 {
+        s
+    } else {
+        format!("{}…", s.chars().take(300).collect::<String>())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn initialize_carries_every_field() {
+        let names = vec!["displacement".to_string(), "velocity".to_string()];
+        let cfg = json!({"damping": 1.2e6});
+        let m = initialize(&Initialize { kind: "pto", in_names: &names, n_outputs: 1, dt: 0.01, config: &cfg });
+        assert_eq!(
+            m,
+            json!({"op": "initialize", "protocol": 1, "kind": "pto", "n_inputs": 2, "n_outputs": 1, "dt": 0.01,
+                   "in_names": ["displacement", "velocity"], "config": {"damping": 1.2e6}})
+        );
+        assert_eq!(
+            evaluate(1.23, 0.01, &[0.05, -0.12]),
+            json!({"op": "evaluate", "t": 1.23, "dt": 0.01, "in": [0.05, -0.12]})
+        );
+    }
+
+    #[test]
+    fn replies_are_checked() {
+        let ok = json!({"status": "ok", "name": "MyPTO", "version": "1.0", "n_states": 0});
+        assert_eq!(module_info(&ok).unwrap(), ModuleInfo { name: "MyPTO".into(), version: "1.0".into(), n_states: 0 });
+        let e = module_info(&json!({"status": "ok", "name": "x", "version": "1"})).unwrap_err();
+        assert!(e.contains("lacks `n_states`"), "{e}");
+        let e = outputs(&json!({"status": "error", "message": "division by zero"}), 1).unwrap_err();
+        assert!(e.contains("\"error\"") && e.contains("division by zero"), "{e}");
+        assert_eq!(outputs(&json!({"status": "ok", "out": [-144000.0]}), 1).unwrap(), vec![-144000.0]);
+        let e = outputs(&json!({"status": "ok", "out": [1.0, 2.0]}), 1).unwrap_err();
+        assert!(e.contains("2 values, 1 expected"), "{e}");
+        let e = outputs(&json!({"status": "ok", "out": ["a"]}), 1).unwrap_err();
+        assert!(e.contains("out[0]"), "{e}");
+        assert!(check_status(&json!([1])).unwrap_err().contains("not a JSON object"));
+        assert!(check_status(&json!({"out": []})).unwrap_err().contains("no string `status`"));
+    }
+}

@@ -1,0 +1,130 @@
+//! The external-module client against real child processes (Python): the lifecycle, and every
+//! way a module can fail (error status, malformed reply, wrong length, death, timeout, no
+//! connection, incomplete initialize reply) ending the call with an error that names the
+//! module, the op and what was sent, with the child terminated and reaped.
+
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use tidelink_mbs::external::{ModuleClient, ModuleSpec};
+use tidelink_mbs_solver::ExternalLaw;
+
+fn here() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/modules")
+}
+
+fn spec(command: Vec<String>, config: serde_json::Value, timeout_ms: u64) -> ModuleSpec {
+    ModuleSpec {
+        label: "TSDA `pto`".into(),
+        command,
+        dir: here(),
+        kind: "pto".into(),
+        in_names: vec!["displacement".into(), "velocity".into()],
+        n_outputs: 1,
+        timeout: Duration::from_millis(timeout_ms),
+        config,
+    }
+}
+
+fn faulty(fault: &str) -> ModuleClient {
+    let cmd = vec!["python3".into(), "faulty_module.py".into()];
+    ModuleClient::new(spec(cmd, json!({"fault": fault, "at": 2}), 5000))
+}
+
+fn alive(pid: u32) -> bool {
+    Path::new(&format!("/proc/{pid}")).exists()
+}
+
+#[test]
+fn lifecycle_spawn_initialize_evaluate_shutdown_join() {
+    let mut c = faulty("none");
+    c.start(0.01).unwrap();
+    let pid = c.pid().unwrap();
+    assert!(alive(pid));
+    assert_eq!(c.info().unwrap().name, "Faulty");
+    assert_eq!(c.evaluate(0.0, 0.01, &[0.1, 0.5]).unwrap(), vec![-1.0]);
+    c.commit().unwrap();
+    c.rollback().unwrap();
+    c.reset().unwrap();
+    assert_eq!(c.evaluate(0.01, 0.01, &[0.1, -0.25]).unwrap(), vec![0.5]);
+    assert_eq!(c.round_trips(), 2);
+    c.shutdown().unwrap();
+    assert_eq!(c.pid(), None);
+    assert!(!alive(pid), "the module process {pid} was not reaped");
+}
+
+/// The first evaluation works, the second fails as `fault` says.
+fn second_evaluation_fails(fault: &str, timeout_ms: u64) -> String {
+    let cmd = vec!["python3".into(), "faulty_module.py".into()];
+    let mut c = ModuleClient::new(spec(cmd, json!({"fault": fault, "at": 2}), timeout_ms));
+    c.evaluate(0.0, 0.01, &[0.0, 1.0]).unwrap();
+    let pid = c.pid().unwrap();
+    let e = c.evaluate(0.01, 0.01, &[0.0, 0.75]).unwrap_err().0;
+    assert!(e.contains("TSDA `pto`") && e.contains("faulty_module.py"), "no module named: {e}");
+    assert!(e.contains("op `evaluate`"), "no op: {e}");
+    assert!(e.contains(r#""in":[0.0,0.75]"#), "not what was sent: {e}");
+    assert!(!alive(pid), "{fault}: the module process {pid} still runs");
+    assert_eq!(c.pid(), None);
+    // Refused from now on, with the first error.
+    let again = c.evaluate(0.02, 0.01, &[0.0, 0.0]).unwrap_err().0;
+    assert!(again.contains("failed earlier"), "{again}");
+    e
+}
+
+#[test]
+fn error_status_aborts_with_the_modules_message() {
+    let e = second_evaluation_fails("status_error", 5000);
+    assert!(e.contains("status \"error\": division by zero"), "{e}");
+}
+
+#[test]
+fn malformed_json_aborts() {
+    let e = second_evaluation_fails("malformed", 5000);
+    assert!(e.contains("not valid JSON"), "{e}");
+}
+
+#[test]
+fn wrong_array_length_aborts() {
+    let e = second_evaluation_fails("wrong_length", 5000);
+    assert!(e.contains("`out` has 2 values, 1 expected"), "{e}");
+}
+
+#[test]
+fn a_module_that_dies_aborts_with_its_exit_status() {
+    let e = second_evaluation_fails("die", 5000);
+    assert!(e.contains("exited") && e.contains('3'), "{e}");
+}
+
+#[test]
+fn a_module_that_hangs_times_out() {
+    let started = std::time::Instant::now();
+    let e = second_evaluation_fails("hang", 400);
+    assert!(e.contains("no reply within the timeout of 400 ms"), "{e}");
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
+fn a_module_that_never_connects_is_reported() {
+    let cmd = ["env", "FAULT_AT_START=no_connect", "python3", "faulty_module.py"].map(String::from).to_vec();
+    let mut c = ModuleClient::new(spec(cmd, json!({}), 5000));
+    let e = c.start(0.01).unwrap_err().0;
+    assert!(e.contains("op `spawn`") && e.contains("exited") && e.contains("before connecting"), "{e}");
+    let cmd = vec!["/nonexistent/tidelink-no-such-program".to_string()];
+    let e = ModuleClient::new(spec(cmd, json!({}), 500)).start(0.01).unwrap_err().0;
+    assert!(e.contains("cannot start"), "{e}");
+}
+
+#[test]
+fn an_incomplete_initialize_reply_is_refused() {
+    let cmd = vec!["python3".into(), "faulty_module.py".into()];
+    let mut c = ModuleClient::new(spec(cmd, json!({"fault": "no_n_states"}), 5000));
+    let e = c.start(0.01).unwrap_err().0;
+    assert!(e.contains("op `initialize`") && e.contains("lacks `n_states`") && e.contains(r#""protocol":1"#), "{e}");
+}
+
+#[test]
+fn wrong_input_count_is_refused_before_sending() {
+    let mut c = faulty("none");
+    let e = c.evaluate(0.0, 0.01, &[1.0, 2.0, 3.0]).unwrap_err().0;
+    assert!(e.contains("3 inputs given, 2 announced"), "{e}");
+}

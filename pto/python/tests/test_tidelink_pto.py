@@ -1,0 +1,178 @@
+"""The helper package: framing, dispatch, PtoState, run() over a real socket, and the three
+worked modules against hand formulas. Runs under pytest or `python3 -m unittest`."""
+
+import importlib.util
+import math
+import socket
+import struct
+import sys
+import threading
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "python"))
+sys.path.insert(0, str(ROOT / "examples"))
+
+from tidelink_pto import (  # noqa: E402
+    Dispatcher,
+    ExternalForceModule,
+    FrameError,
+    PtoModule,
+    PtoState,
+    decode_frame,
+    encode_frame,
+    read_frame,
+    run,
+)
+
+
+def load(name):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def init(module, cfg, kind="pto", names=("displacement", "velocity"), dt=0.1):
+    d = Dispatcher(module)
+    reply = d.handle(
+        {"op": "initialize", "protocol": 1, "kind": kind, "n_inputs": len(names), "n_outputs": 1,
+         "dt": dt, "in_names": list(names), "config": cfg}
+    )
+    assert reply["status"] == "ok", reply
+    return d
+
+
+def evaluate(d, t, dt, inputs):
+    reply = d.handle({"op": "evaluate", "t": t, "dt": dt, "in": list(inputs)})
+    assert reply["status"] == "ok", reply
+    return reply["out"][0]
+
+
+class Framing(unittest.TestCase):
+    def test_round_trip_and_errors(self):
+        f = encode_frame({"op": "evaluate", "t": 1.5, "in": [0.25]})
+        self.assertEqual(struct.unpack(">I", f[:4])[0], len(f) - 4)
+        self.assertEqual(decode_frame(f + b"rest"), ({"op": "evaluate", "t": 1.5, "in": [0.25]}, len(f)))
+        for bad, words in [(b"\x00\x00", "length prefix"), (f[:-1], "JSON body"),
+                           (b"\xff\xff\xff\xff", "exceeds"), (b"\x00\x00\x00\x02\xc3\x28", "UTF-8")]:
+            with self.assertRaises(FrameError) as e:
+                decode_frame(bad)
+            self.assertIn(words, str(e.exception))
+
+    def test_same_bytes_as_the_reference_vectors(self):
+        # The framing the Rust host and the MATLAB helper use (checked by pto/matlab/check_framing.py).
+        self.assertEqual(encode_frame({"status": "ok"}), b'\x00\x00\x00\x0f{"status":"ok"}')
+
+
+class Dispatch(unittest.TestCase):
+    def test_initialize_reply_has_required_fields_and_names_are_kept(self):
+        class M(PtoModule):
+            def force(self, state):
+                return state.get("rel_accel", 0.0)
+
+        m = M()
+        d = Dispatcher(m)
+        r = d.handle({"op": "initialize", "protocol": 1, "kind": "pto_tsda", "n_inputs": 3, "n_outputs": 1,
+                      "dt": 0.01, "in_names": ["displacement", "velocity", "rel_accel"], "config": {}})
+        self.assertEqual((r["status"], r["name"], r["version"], r["n_states"]), ("ok", "M", "1.0", 0))
+        self.assertEqual(m.in_names[2], "rel_accel")
+        self.assertEqual(evaluate(d, 0.0, 0.01, [0.0, 0.0, 7.5]), 7.5)
+
+    def test_errors_become_error_replies(self):
+        class Boom(ExternalForceModule):
+            def evaluate(self, t, dt, inputs):
+                return [1.0 / inputs[0]]
+
+        d = init(Boom(), {})
+        r = d.handle({"op": "evaluate", "t": 0, "dt": 0.1, "in": [0.0, 0.0]})
+        self.assertEqual(r["status"], "error")
+        self.assertIn("ZeroDivisionError", r["message"])
+        self.assertEqual(d.handle({"op": "nope"})["status"], "error")
+        self.assertEqual(Dispatcher(Boom()).handle({"op": "initialize", "protocol": 2})["status"], "error")
+
+    def test_lifecycle_ops(self):
+        d = init(load("linear_damper_pto").LinearDamper(), {"damping": 10.0})
+        for op in ("reset", "commit", "rollback"):
+            self.assertEqual(d.handle({"op": op}), {"status": "ok"})
+        self.assertEqual(d.handle({"op": "shutdown"}), {"status": "ok"})
+        self.assertTrue(d.done)
+
+
+class State(unittest.TestCase):
+    def test_named_channels(self):
+        s = PtoState(1.0, 0.1, [0.5, -0.2, 5.5], ["displacement", "velocity", "length"])
+        self.assertEqual((s.displacement, s.velocity, s.length, s.get("length")), (0.5, -0.2, 5.5, 5.5))
+        self.assertIsNone(s.get("rel_accel"))
+        with self.assertRaises(AttributeError):
+            s.rel_accel  # noqa: B018
+        self.assertEqual(PtoState(0, 0, [1, 2], []).names, ["displacement", "velocity"])
+
+
+class OverASocket(unittest.TestCase):
+    def test_run_serves_until_shutdown(self):
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        port = listener.getsockname()[1]
+        th = threading.Thread(target=run, args=(load("linear_damper_pto").LinearDamper(), ["--tidelink-port", str(port)]))
+        th.start()
+        conn, _ = listener.accept()
+        conn.sendall(encode_frame({"op": "initialize", "protocol": 1, "kind": "pto", "n_inputs": 2, "n_outputs": 1,
+                                   "dt": 0.01, "in_names": ["displacement", "velocity"], "config": {"damping": 3.0}}))
+        self.assertEqual(read_frame(conn)["name"], "LinearDamper")
+        conn.sendall(encode_frame({"op": "evaluate", "t": 0.0, "dt": 0.01, "in": [0.0, 2.0]}))
+        self.assertEqual(read_frame(conn), {"status": "ok", "out": [-6.0]})
+        conn.sendall(encode_frame({"op": "shutdown"}))
+        self.assertEqual(read_frame(conn), {"status": "ok"})
+        th.join(5)
+        self.assertFalse(th.is_alive())
+        conn.close()
+        listener.close()
+
+
+class WorkedModules(unittest.TestCase):
+    """Each module against closed forms for a constant-velocity trace v (t_n = n dt)."""
+
+    def test_linear_damper(self):
+        d = init(load("linear_damper_pto").LinearDamper(), {"damping": 1.2e6})
+        self.assertEqual(evaluate(d, 0.0, 0.1, [0.05, -0.12]), 144000.0)
+
+    def test_adaptive_damping_grows_linearly_then_clamps_and_saturates(self):
+        c0, gain, v_ref, c_max, f_max, dt, v = 100.0, 0.5, 1.0, 150.0, 250.0, 0.1, 2.0
+        m = load("adaptive_damping_pto").AdaptiveDamping()
+        d = init(m, {"damping": c0, "gain": gain, "v_ref": v_ref, "c_min": 50.0, "c_max": c_max, "f_max": f_max})
+        # c_n = min(c_max, c0 + n dt gain c0 (|v| - v_ref)/v_ref) = min(150, 100 + 5 n); F_n = -min(c_n v, f_max).
+        for n in range(15):
+            c_n = min(c_max, c0 + n * dt * gain * c0 * (abs(v) - v_ref) / v_ref)
+            self.assertAlmostEqual(evaluate(d, n * dt, dt, [0.0, v]), -min(c_n * v, f_max), places=9)
+        # c v > 250 from c > 125, i.e. n >= 6: 9 saturated steps of 15.
+        self.assertEqual(m.saturations, 9)
+        d.handle({"op": "reset"})
+        self.assertEqual((m.c, m.saturations), (c0, 0))
+
+    def test_hydraulic_accumulator_closed_form_and_rollback(self):
+        area, v0, p0, gamma, valve, dt, v = 0.01, 0.5, 1.0e6, 1.4, 2.0e3, 0.1, 0.3
+        m = load("hydraulic_accumulator_pto").HydraulicAccumulator()
+        d = init(m, {"area": area, "v0": v0, "p0": p0, "gamma": gamma, "valve": valve})
+
+        def expected(n):
+            volume = v0 - area * v * n * dt  # constant v: exact
+            return -area * (p0 * (v0 / volume) ** gamma - p0) - valve * v
+
+        for n in range(5):
+            self.assertAlmostEqual(evaluate(d, n * dt, dt, [0.0, v]), expected(n), places=6)
+        d.handle({"op": "commit"})
+        after_commit = [evaluate(d, n * dt, dt, [0.0, v]) for n in range(5, 8)]
+        d.handle({"op": "rollback"})
+        again = [evaluate(d, n * dt, dt, [0.0, v]) for n in range(5, 8)]
+        self.assertEqual(after_commit, again)
+        self.assertAlmostEqual(again[-1], expected(7), places=6)
+        # A repeated time does not advance the gas.
+        self.assertEqual(evaluate(d, 0.7, dt, [0.0, v]), again[-1])
+        self.assertTrue(math.isfinite(again[-1]))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,250 @@
+"""Helpers for writing Tidelink external force modules in Python (protocol v1).
+
+A module is a small program the MBS solver starts as a child process. It connects to
+127.0.0.1 on the port given as ``--tidelink-port N`` and answers framed JSON requests:
+each frame is a 4-byte big-endian length followed by that many bytes of UTF-8 JSON.
+
+Two ways to write one:
+
+* ``PtoModule``: implement ``force(state)`` (and optionally ``setup``, ``reset``,
+  ``commit``, ``rollback``); the state arrives as a ``PtoState`` with named channels.
+* ``ExternalForceModule``: the positional API, ``initialize(cfg)`` and
+  ``evaluate(t, dt, inputs) -> list`` (multi-output modules, 6-DOF body forces).
+
+Then call ``run(MyModule())`` at the bottom of the script. Pure standard library.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import socket
+import struct
+import sys
+from typing import Any, Dict, List, Optional, Sequence
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "PORT_FLAG",
+    "FrameError",
+    "encode_frame",
+    "decode_frame",
+    "read_frame",
+    "ExternalForceModule",
+    "PtoModule",
+    "PtoState",
+    "Dispatcher",
+    "run",
+]
+
+PROTOCOL_VERSION = 1
+PORT_FLAG = "--tidelink-port"
+MAX_FRAME = 16 << 20
+
+
+class FrameError(Exception):
+    """A frame that could not be decoded (truncated, too long, not UTF-8 JSON)."""
+
+
+def encode_frame(message: Any) -> bytes:
+    """The frame of a JSON-serialisable message."""
+    body = json.dumps(message, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    return struct.pack(">I", len(body)) + body
+
+
+def decode_frame(data: bytes):
+    """Decodes the first frame of ``data``: ``(message, bytes used)``; raises FrameError."""
+    if len(data) < 4:
+        raise FrameError(f"truncated frame: expected 4 bytes of length prefix, got {len(data)}")
+    (length,) = struct.unpack(">I", data[:4])
+    if length > MAX_FRAME:
+        raise FrameError(f"frame length {length} exceeds the limit of {MAX_FRAME} bytes")
+    if len(data) < 4 + length:
+        raise FrameError(f"truncated frame: expected {length} bytes of JSON body, got {len(data) - 4}")
+    try:
+        return json.loads(data[4 : 4 + length].decode("utf-8")), 4 + length
+    except (UnicodeDecodeError, ValueError) as e:
+        raise FrameError(f"frame body is not UTF-8 JSON: {e}") from e
+
+
+def _recv_exact(sock: socket.socket, n: int, part: str) -> bytes:
+    chunks = []
+    got = 0
+    while got < n:
+        chunk = sock.recv(n - got)
+        if not chunk:
+            raise FrameError(f"truncated frame: expected {n} bytes of {part}, got {got}")
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
+
+
+def read_frame(sock: socket.socket) -> Any:
+    """Reads one frame from a socket; raises FrameError (EOF before a full frame)."""
+    prefix = _recv_exact(sock, 4, "length prefix")
+    (length,) = struct.unpack(">I", prefix)
+    if length > MAX_FRAME:
+        raise FrameError(f"frame length {length} exceeds the limit of {MAX_FRAME} bytes")
+    return decode_frame(prefix + _recv_exact(sock, length, "JSON body"))[0]
+
+
+class ExternalForceModule:
+    """Positional API: override ``initialize`` and ``evaluate``.
+
+    Before ``initialize`` is called, the host's announcement is stored on the instance:
+    ``kind``, ``n_inputs``, ``n_outputs``, ``dt`` and ``in_names`` (may be empty).
+    """
+
+    kind: str = ""
+    n_inputs: int = 0
+    n_outputs: int = 1
+    dt: float = 0.0
+    in_names: List[str] = []
+
+    def initialize(self, cfg: Dict[str, Any]) -> Dict[str, Any]:
+        """Reads ``cfg`` (the YAML ``config``); returns name, version and n_states."""
+        return {"name": type(self).__name__, "version": "1.0", "n_states": 0}
+
+    def evaluate(self, t: float, dt: float, inputs: Sequence[float]) -> Sequence[float]:
+        """Outputs for ``inputs`` at time ``t``."""
+        raise NotImplementedError("override evaluate(t, dt, inputs)")
+
+    def reset(self) -> None:
+        """Clears internal state (the connection stays)."""
+
+    def commit(self) -> None:
+        """The state reached is accepted."""
+
+    def rollback(self) -> None:
+        """Back to the last committed state."""
+
+
+class PtoState:
+    """The state of a link at one time: ``time``, ``dt``, ``displacement``, ``velocity`` and,
+    with the rich state, every other channel by name (``state.get("rel_accel")`` or
+    ``state.rel_accel``). ``raw`` is the positional list, ``names`` its labels."""
+
+    __slots__ = ("time", "dt", "raw", "names", "_index")
+
+    def __init__(self, time: float, dt: float, raw: Sequence[float], names: Sequence[str]):
+        self.time = float(time)
+        self.dt = float(dt)
+        self.raw = list(raw)
+        self.names = list(names) if names else ["displacement", "velocity"][: len(self.raw)]
+        self._index = {n: i for i, n in enumerate(self.names)}
+
+    @property
+    def displacement(self) -> float:
+        """Extension (m) or opening angle (rad) from rest; channel 0."""
+        return self.raw[0]
+
+    @property
+    def velocity(self) -> float:
+        """Extending / opening rate (m/s or rad/s); channel 1."""
+        return self.raw[1]
+
+    def get(self, name: str, default: Optional[float] = None) -> Optional[float]:
+        """The channel called ``name``, or ``default`` if the host does not send it."""
+        i = self._index.get(name)
+        return self.raw[i] if i is not None and i < len(self.raw) else default
+
+    def __getattr__(self, name: str) -> float:
+        index = object.__getattribute__(self, "_index")
+        if name in index:
+            return object.__getattribute__(self, "raw")[index[name]]
+        raise AttributeError(f"no channel {name!r}; channels: {', '.join(index)}")
+
+    def __repr__(self) -> str:
+        pairs = ", ".join(f"{n}={v:g}" for n, v in zip(self.names, self.raw))
+        return f"PtoState(time={self.time:g}, dt={self.dt:g}, {pairs})"
+
+
+class PtoModule(ExternalForceModule):
+    """A one-output link law: override ``force(state)`` (N on a TSDA, N·m on an RSDA;
+    resistive laws return e.g. ``-c * state.velocity``) and optionally ``setup(cfg)``."""
+
+    def setup(self, cfg: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+        """Reads ``cfg``; may return name, version and n_states."""
+        return None
+
+    def force(self, state: PtoState) -> float:
+        """The force (or torque) for ``state``."""
+        raise NotImplementedError("override force(state)")
+
+    def initialize(self, cfg: Dict[str, Any]) -> Dict[str, Any]:
+        info = {"name": type(self).__name__, "version": "1.0", "n_states": 0}
+        info.update(self.setup(cfg) or {})
+        return info
+
+    def evaluate(self, t: float, dt: float, inputs: Sequence[float]) -> Sequence[float]:
+        return [float(self.force(PtoState(t, dt, inputs, self.in_names)))]
+
+
+class Dispatcher:
+    """Answers protocol requests for one module, without any transport: ``handle(msg)``
+    returns the reply. ``run`` puts it on a socket; tests call it directly."""
+
+    def __init__(self, module: ExternalForceModule):
+        self.module = module
+        self.done = False
+
+    def handle(self, msg: Any) -> Dict[str, Any]:
+        try:
+            return self._handle(msg)
+        except Exception as e:  # the host aborts the run with this message
+            return {"status": "error", "message": f"{type(e).__name__}: {e}"}
+
+    def _handle(self, msg: Any) -> Dict[str, Any]:
+        if not isinstance(msg, dict) or not isinstance(msg.get("op"), str):
+            raise ValueError(f"not a request: {msg!r}")
+        op = msg["op"]
+        m = self.module
+        if op == "initialize":
+            if msg.get("protocol") != PROTOCOL_VERSION:
+                raise ValueError(f"protocol {msg.get('protocol')!r} is not {PROTOCOL_VERSION}")
+            m.kind = str(msg.get("kind", ""))
+            m.n_inputs = int(msg.get("n_inputs", 0))
+            m.n_outputs = int(msg.get("n_outputs", 1))
+            m.dt = float(msg.get("dt", 0.0))
+            m.in_names = list(msg.get("in_names") or [])
+            info = dict(m.initialize(dict(msg.get("config") or {})) or {})
+            for key, default in (("name", type(m).__name__), ("version", "1.0"), ("n_states", 0)):
+                info.setdefault(key, default)
+            return {"status": "ok", **info}
+        if op == "evaluate":
+            out = [float(x) for x in m.evaluate(float(msg["t"]), float(msg["dt"]), list(msg["in"]))]
+            if len(out) != m.n_outputs:
+                raise ValueError(f"evaluate returned {len(out)} values, {m.n_outputs} expected")
+            if not all(math.isfinite(x) for x in out):
+                raise ValueError(f"evaluate returned a non-finite value: {out}")
+            return {"status": "ok", "out": out}
+        if op in ("reset", "commit", "rollback"):
+            getattr(m, op)()
+            return {"status": "ok"}
+        if op == "shutdown":
+            self.done = True
+            return {"status": "ok"}
+        raise ValueError(f"unknown op {op!r}")
+
+
+def _port(argv: Sequence[str]) -> int:
+    for i, a in enumerate(argv):
+        if a == PORT_FLAG and i + 1 < len(argv):
+            return int(argv[i + 1])
+        if a.startswith(PORT_FLAG + "="):
+            return int(a.split("=", 1)[1])
+    raise SystemExit(f"{PORT_FLAG} N is missing: this script is started by the Tidelink MBS solver")
+
+
+def run(module: ExternalForceModule, argv: Optional[Sequence[str]] = None) -> None:
+    """Connects to the host on ``--tidelink-port N`` and serves requests until shutdown."""
+    port = _port(sys.argv[1:] if argv is None else argv)
+    dispatcher = Dispatcher(module)
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        while not dispatcher.done:
+            try:
+                msg = read_frame(sock)
+            except FrameError:
+                return  # the host closed the connection
+            sock.sendall(encode_frame(dispatcher.handle(msg)))

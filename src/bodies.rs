@@ -9,7 +9,8 @@ use tidelink_adapter_core::diagnostics::Diagnostics;
 use tidelink_adapter_core::spec::{MeshType, ParticipantFile};
 
 /// An error for every pair of participants coupled through a RIGID_BODY_REFS mesh (one
-/// receives the other's mesh) whose body lists differ in count, names or order.
+/// receives the other's mesh) whose body lists differ in count, names or order (both must
+/// list their bodies for the rule to apply).
 pub fn check(cfg: &PreciceConfig, files: &[ParticipantFile]) -> Diagnostics {
     let mut d = Diagnostics::default();
     let refs_meshes = |f: &ParticipantFile| -> Vec<String> {
@@ -33,7 +34,9 @@ pub fn check(cfg: &PreciceConfig, files: &[ParticipantFile]) -> Diagnostics {
             }
             let ours: Vec<&str> = receiver.adapter.bodies.iter().map(|b| b.name.as_str()).collect();
             let theirs: Vec<&str> = provider.adapter.bodies.iter().map(|b| b.name.as_str()).collect();
-            if ours == theirs {
+            // A participant without a `bodies` list (the buoyancy stand-in) defines its vertices
+            // in its own model; only two lists can be compared.
+            if ours == theirs || ours.is_empty() || theirs.is_empty() {
                 continue;
             }
             let what = if ours.len() != theirs.len() {

@@ -385,6 +385,31 @@ fn scenario(name: &str) -> Option<Scenario> {
             )),
             roles: feedback(0.4, 0.25, 0.25),
         },
+        // IQN-IMVJ (libprecice runs it only when built with MPI: see the ignored tests below).
+        "iqn_imvj_parallel" => Scenario {
+            xml: Xml::new(2).scheme(pair(
+                measured(Scheme::parallel_implicit("A", "B"), &["DataOne", "DataTwo"], 1e-8, 50).child(accel(
+                    "IQN-IMVJ",
+                    &["DataOne", "DataTwo"],
+                    r#"<preconditioner type="residual-sum"/><filter type="QR2" limit="1e-2"/><initial-relaxation value="0.5"/><max-used-iterations value="30"/><time-windows-reused value="0"/>"#,
+                )),
+                sub,
+                sub,
+            )),
+            roles: feedback(0.25, 0.8, 0.7),
+        },
+        "iqn_imvj_rs_ls" => Scenario {
+            xml: Xml::new(2).scheme(pair(
+                measured(Scheme::parallel_implicit("A", "B"), &["DataOne", "DataTwo"], 1e-8, 50).child(accel(
+                    "IQN-IMVJ",
+                    &["DataOne", "DataTwo"],
+                    r#"<preconditioner type="residual-sum"/><initial-relaxation value="0.5"/><max-used-iterations value="30"/><time-windows-reused value="0"/><imvj-restart-mode type="RS-LS" chunk-size="2" reused-time-windows-at-restart="1"/>"#,
+                )),
+                "",
+                "",
+            )),
+            roles: feedback(0.25, 0.8, 0.7),
+        },
         // A18: EA –(serial-explicit)– IA –(serial-implicit)– IB –(serial-explicit)– EB; explicit
         // partners see converged values only.
         "a18_compositional_implicit_explicit" => {
@@ -1014,4 +1039,18 @@ fn a18_compositional_implicit_explicit() {
 #[test]
 fn iqn_ils_full_time_grid() {
     differential("iqn_ils_full_time_grid");
+}
+
+// libprecice accepts IQN-IMVJ only when built with MPI ("Acceleration IQN-IMVJ only works if
+// preCICE is compiled with MPI"); docs/precice-backend.md says how to build one.
+#[test]
+#[ignore = "IQN-IMVJ needs a libprecice built with MPI (docs/precice-backend.md); run with --ignored"]
+fn iqn_imvj_parallel() {
+    differential("iqn_imvj_parallel");
+}
+
+#[test]
+#[ignore = "IQN-IMVJ needs a libprecice built with MPI (docs/precice-backend.md); run with --ignored"]
+fn iqn_imvj_rs_ls() {
+    differential("iqn_imvj_rs_ls");
 }

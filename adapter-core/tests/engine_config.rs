@@ -33,7 +33,7 @@ fn a28c_degree_zero_with_implicit_substeps() {
     assert!(msg.contains("Please deactivate exchange of substeps"), "{msg}");
 }
 
-/// A28 d: `initialize="maybe"` is silently false; A28 e: `value="1/4"` is Δ = 0.25.
+/// A28 d: `initialize="maybe"` is false, with a warning; A28 e: `value="1/4"` is Δ = 0.25.
 #[test]
 fn a28d_e_lenient_values_in_a_run() {
     let case = Xml::new(2)
@@ -70,6 +70,17 @@ fn a28d_e_lenient_values_in_a_run() {
     );
     assert_eq!((a.0, b.0), (0.25, 0.25), "time-window-size 1/4");
     assert_eq!(b.1, 0.0, "initialize=\"maybe\" is false: B starts from zero, not from A's 5");
+    // ... as in preCICE, but not silently: a warning at the attribute's line says so.
+    let (_, warnings) = tidelink_adapter_core::config::load(&case.config).expect("a valid configuration");
+    let text = warnings.to_string();
+    let xml = std::fs::read_to_string(&case.config).expect("the XML");
+    let line = xml.lines().position(|l| l.contains("initialize=\"maybe\"")).expect("the attribute") + 1;
+    assert!(
+        text.contains(&format!(
+            ":{line}: warning: attribute \"initialize\" of tag <exchange> is \"maybe\", which preCICE reads as false"
+        )),
+        "{text}"
+    );
 }
 
 #[test]

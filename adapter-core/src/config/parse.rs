@@ -52,9 +52,9 @@ pub(crate) fn build(ctx: &mut Ctx, root: &Element, cfg: &mut PreciceConfig) {
         return;
     }
     let a = Attrs::new(ctx, root, &["experimental", "allow-remeshing", "wait-in-finalize"]);
-    cfg.experimental = a.bool_or("experimental", false);
-    cfg.allow_remeshing = a.bool_or("allow-remeshing", false);
-    cfg.wait_in_finalize = a.bool_or("wait-in-finalize", false);
+    cfg.experimental = a.bool_or(ctx, "experimental", false);
+    cfg.allow_remeshing = a.bool_or(ctx, "allow-remeshing", false);
+    cfg.wait_in_finalize = a.bool_or(ctx, "wait-in-finalize", false);
     if cfg.allow_remeshing && !cfg.experimental {
         ctx.error(
             a.line_of("allow-remeshing"),
@@ -222,8 +222,8 @@ fn m2n(ctx: &mut Ctx, el: &Element, cfg: &mut PreciceConfig) {
         }
         _ => 0,
     };
-    let gather = a.bool_or("enforce-gather-scatter", false);
-    let two_level = a.bool_or("use-two-level-initialization", false);
+    let gather = a.bool_or(ctx, "enforce-gather-scatter", false);
+    let two_level = a.bool_or(ctx, "use-two-level-initialization", false);
     if gather && two_level {
         ctx.error(
             el.line,

@@ -32,10 +32,10 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
                 };
         }
         if a.has("reduced-time-grid") {
-            acc.reduced_time_grid = Some(a.bool_or("reduced-time-grid", true));
+            acc.reduced_time_grid = Some(a.bool_or(ctx, "reduced-time-grid", true));
         }
         if kind == "IQN-IMVJ" && a.has("always-build-jacobian") {
-            acc.always_build_jacobian = Some(a.bool_or("always-build-jacobian", false));
+            acc.always_build_jacobian = Some(a.bool_or(ctx, "always-build-jacobian", false));
         }
     }
     let children: &[&str] = match kind.as_str() {
@@ -68,7 +68,7 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
                 let v = ca.f64(ctx, "value", true);
                 acc.initial_relaxation = factor(ctx, c, v, "than one");
                 if qn && ca.has("enforce") {
-                    acc.enforce_initial_relaxation = Some(ca.bool_or("enforce", false));
+                    acc.enforce_initial_relaxation = Some(ca.bool_or(ctx, "enforce", false));
                 }
             }
             "max-used-iterations" => {
@@ -140,7 +140,7 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
                     _ => None,
                 };
                 let update_on_threshold =
-                    ca.has("update-on-threshold").then(|| ca.bool_or("update-on-threshold", true));
+                    ca.has("update-on-threshold").then(|| ca.bool_or(ctx, "update-on-threshold", true));
                 let freeze_after = ca.int(ctx, "freeze-after", false).ok();
                 if let Some(kind) = kind {
                     acc.preconditioner = Some(PreconditionerDecl { kind, update_on_threshold, freeze_after });

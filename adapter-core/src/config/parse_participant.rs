@@ -176,13 +176,13 @@ fn receive_mesh(ctx: &mut Ctx, c: &Element) -> Option<ReceiveMesh> {
             );
         }
     }
-    let mut api_access = ca.bool_or("api-access", false);
+    let mut api_access = ca.bool_or(ctx, "api-access", false);
     if ca.has("direct-access") {
         ctx.warn(
             ca.line_of("direct-access"),
             "The attribute \"direct-access\" of <receive-mesh> is deprecated; use api-access=\"true\" instead.",
         );
-        api_access |= ca.bool_or("direct-access", false);
+        api_access |= ca.bool_or(ctx, "direct-access", false);
     }
     Some(ReceiveMesh {
         name: name?.to_string(),
@@ -220,7 +220,7 @@ fn export(ctx: &mut Ctx, c: &Element, format: &str) -> ExportDecl {
         format: format.to_string(),
         directory: ca.string_or("directory", "."),
         every_n_time_windows: ca.int(ctx, "every-n-time-windows", false).or(1).unwrap_or(1),
-        every_iteration: ca.bool_or("every-iteration", false),
+        every_iteration: ca.bool_or(ctx, "every-iteration", false),
         loc: ctx.loc(c.line),
     }
 }

@@ -65,7 +65,7 @@ pub(crate) fn scheme(ctx: &mut Ctx, el: &Element, cfg: &mut PreciceConfig) {
             "participant" => {
                 let a = Attrs::new(ctx, c, &["name", "control"]);
                 if let Some(n) = a.required(ctx, "name") {
-                    s.multi_participants.push((n.to_string(), a.bool_or("control", false)));
+                    s.multi_participants.push((n.to_string(), a.bool_or(ctx, "control", false)));
                 }
             }
             "max-time" => {
@@ -203,8 +203,8 @@ fn exchange(ctx: &mut Ctx, c: &Element, kind: SchemeKind) -> Option<ExchangeDecl
         mesh: m?.to_string(),
         from: f?.to_string(),
         to: t?.to_string(),
-        initialize: a.bool_or("initialize", false),
-        substeps: a.bool_or("substeps", kind.is_implicit()),
+        initialize: a.bool_or(ctx, "initialize", false),
+        substeps: a.bool_or(ctx, "substeps", kind.is_implicit()),
         loc: ctx.loc(c.line),
     })
 }
@@ -239,8 +239,8 @@ fn measure(ctx: &mut Ctx, c: &Element) -> Option<ConvergenceMeasureDecl> {
         limit,
         abs_limit,
         rel_limit,
-        strict: a.bool_or("strict", false),
-        suffices: a.bool_or("suffices", false),
+        strict: a.bool_or(ctx, "strict", false),
+        suffices: a.bool_or(ctx, "suffices", false),
         loc: ctx.loc(c.line),
     })
 }

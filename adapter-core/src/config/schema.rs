@@ -172,9 +172,21 @@ impl<'e> Attrs<'e> {
         self.str(name).unwrap_or(default).to_string()
     }
 
-    /// A preCICE boolean (never an error, coupling-semantics.md §9.2).
-    pub fn bool_or(&self, name: &str, default: bool) -> bool {
-        self.str(name).map(parse_bool).unwrap_or(default)
+    /// A preCICE boolean (never an error, coupling-semantics.md §9.2): a value that is none of
+    /// preCICE's words reads as false, as in preCICE, with a warning so a typo is seen.
+    pub fn bool_or(&self, ctx: &mut Ctx, name: &str, default: bool) -> bool {
+        let Some(value) = self.str(name) else { return default };
+        let word = value.trim().to_ascii_lowercase();
+        if !matches!(word.as_str(), "1" | "yes" | "true" | "on" | "0" | "no" | "false" | "off") {
+            ctx.warn(
+                self.line_of(name),
+                format!(
+                    "attribute \"{name}\" of tag <{}> is \"{value}\", which preCICE reads as false; write \"true\" or \"false\"",
+                    self.el.name
+                ),
+            );
+        }
+        parse_bool(value)
     }
 
     fn bad_value(&self, ctx: &mut Ctx, name: &str, value: &str, expected: &str) {

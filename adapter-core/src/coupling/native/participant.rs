@@ -200,6 +200,9 @@ impl NativeParticipant {
                 }
             }
         }
+        // Environment settings are checked here, so a bad one stops the participant before it connects.
+        let handshake_timeout = m2n::default_handshake_timeout()?;
+        m2n::spin_time()?;
         Ok(NativeParticipant {
             name: name.to_string(),
             cfg,
@@ -213,7 +216,7 @@ impl NativeParticipant {
             log_dir: PathBuf::from("."),
             initial_data_queried: false,
             window_complete: false,
-            handshake_timeout: m2n::default_handshake_timeout(),
+            handshake_timeout,
             run_id: crate::launcher::run_id(),
         })
     }

@@ -27,22 +27,51 @@ use std::time::{Duration, Instant};
 /// Version string exchanged in the hello frame.
 pub const VERSION: &str = concat!("tidelink-native-", env!("CARGO_PKG_VERSION"));
 
-/// How long `initialize` waits for partners before giving up (default 60 s).
-pub fn default_handshake_timeout() -> Duration {
-    std::env::var("TIDELINK_HANDSHAKE_TIMEOUT")
-        .ok()
-        .and_then(|s| s.parse::<f64>().ok())
-        .filter(|s| *s > 0.0)
-        .map(Duration::from_secs_f64)
-        .unwrap_or(Duration::from_secs(60))
+/// How long `initialize` waits for partners before giving up: 60 s, or `TIDELINK_HANDSHAKE_TIMEOUT`
+/// in seconds (a positive, finite number below a year; anything else is an error naming it).
+pub fn default_handshake_timeout() -> Result<Duration> {
+    handshake_timeout_from(env_text("TIDELINK_HANDSHAKE_TIMEOUT")?.as_deref())
+}
+
+/// The environment variable `name` as text (`None` when unset); not text is an error naming it.
+fn env_text(name: &str) -> Result<Option<String>> {
+    match std::env::var(name) {
+        Ok(v) => Ok(Some(v)),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(v)) => {
+            Err(CouplingError::new(format!("the environment variable {name}={v:?} is not text")))
+        }
+    }
+}
+
+fn handshake_timeout_from(text: Option<&str>) -> Result<Duration> {
+    const NAME: &str = "TIDELINK_HANDSHAKE_TIMEOUT";
+    let Some(text) = text else { return Ok(Duration::from_secs(60)) };
+    match text.trim().parse::<f64>() {
+        Ok(s) if s > 0.0 && s < 3.2e7 => Ok(Duration::from_secs_f64(s)),
+        _ => Err(CouplingError::new(format!(
+            "{NAME}={text:?} is not a handshake timeout: give a positive number of seconds below a year, e.g. \
+             {NAME}=120, or unset it for the default 60 s"
+        ))),
+    }
 }
 
 /// How long a wait polls its socket (yielding the CPU between polls) before it blocks:
 /// default 50 µs, or `TIDELINK_SPIN_US`; 0 disables. On virtual machines waking a blocked
 /// reader on another CPU costs about 100 µs, far more than a partner's usual answer time.
-fn spin_time() -> Duration {
-    let us = std::env::var("TIDELINK_SPIN_US").ok().and_then(|s| s.parse::<u64>().ok()).unwrap_or(50);
-    Duration::from_micros(us)
+pub(crate) fn spin_time() -> Result<Duration> {
+    spin_time_from(env_text("TIDELINK_SPIN_US")?.as_deref())
+}
+
+fn spin_time_from(text: Option<&str>) -> Result<Duration> {
+    const NAME: &str = "TIDELINK_SPIN_US";
+    let Some(text) = text else { return Ok(Duration::from_micros(50)) };
+    match text.trim().parse::<u64>() {
+        Ok(us) if us <= 1_000_000 => Ok(Duration::from_micros(us)),
+        _ => Err(CouplingError::new(format!(
+            "{NAME}={text:?} is not a spin time: give whole microseconds from 0 (off) to 1000000, or unset it for 50"
+        ))),
+    }
 }
 
 /// Blocking slice of a wait while other partners must be watched too.
@@ -331,7 +360,7 @@ impl M2n {
             partners.push(Conn::new(ep.partner.clone(), s).map_err(|e| CouplingError::new(e.to_string()))?);
         }
         let stash = partners.iter().map(|_| VecDeque::new()).collect();
-        Ok(M2n { partners, stash, spin: spin_time() })
+        Ok(M2n { partners, stash, spin: spin_time()? })
     }
 
     /// Index of a partner by name.
@@ -468,6 +497,27 @@ impl Drop for M2n {
     fn drop(&mut self) {
         for p in &self.partners {
             p.shutdown(std::net::Shutdown::Both);
+        }
+    }
+}
+
+#[cfg(test)]
+mod env_tests {
+    use super::*;
+
+    #[test]
+    fn environment_settings_are_validated_with_their_name() {
+        assert_eq!(handshake_timeout_from(None).unwrap(), Duration::from_secs(60));
+        assert_eq!(handshake_timeout_from(Some(" 2.5")).unwrap(), Duration::from_millis(2500));
+        for bad in ["inf", "0", "-5", "abc", "NaN", "1e300", ""] {
+            let e = handshake_timeout_from(Some(bad)).expect_err(bad).message;
+            assert!(e.contains("TIDELINK_HANDSHAKE_TIMEOUT") && e.contains("positive number of seconds"), "{e}");
+        }
+        assert_eq!(spin_time_from(None).unwrap(), Duration::from_micros(50));
+        assert_eq!(spin_time_from(Some("0")).unwrap(), Duration::ZERO);
+        for bad in ["-1", "1.5", "x", "2000000"] {
+            let e = spin_time_from(Some(bad)).expect_err(bad).message;
+            assert!(e.contains("TIDELINK_SPIN_US"), "{e}");
         }
     }
 }

@@ -333,7 +333,9 @@ fn aitken_by_hand(window: f64) -> Vec<(f64, f64)> {
     let (ml, mr) = (Mass::new(&p, 0), Mass::new(&p, 1));
     let sl = State { u: p.x0[0], v: p.v0[0], a: ml.acceleration(p.x0[0], p.x0[1]) };
     let sr = State { u: p.x0[1], v: p.v0[1], a: mr.acceleration(p.x0[1], p.x0[0]) };
-    let (mut x_right, mut left_before, mut omega, mut r_prev) = (vec![sr.u; n + 1], sl.u, 0.5f64, None);
+    // The first measurement of the received Displacement-Left is against zero, not against the
+    // initial data (as in preCICE: docs/design/coupling-semantics.md §11.3).
+    let (mut x_right, mut left_before, mut omega, mut r_prev) = (vec![sr.u; n + 1], 0.0, 0.5f64, None);
     let mut residuals = Vec::new();
     for _ in 0..MAX_ITERATIONS {
         let x_left = sub_steps(&ml, sl, &x_right);

@@ -69,15 +69,21 @@ fn fewer_file_bodies_than_coupling_bodies() {
 
 #[test]
 #[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
-fn body_name_mismatch_is_an_error_in_strict_mode_only() {
+fn body_name_mismatch_is_an_error_in_strict_mode_only_and_a_reorder_always() {
     let h5 = rm3();
-    let swapped = [("plate", FLOAT), ("float", PLATE)];
-    let participant = participant_yaml(&swapped, "WINDOW_START", "RIGID_BODY_REFS");
+    // Names the file does not hold (it says float, spar): a warning, an error when strict.
+    let renamed = [("buoy", FLOAT), ("plate", PLATE)];
+    let participant = participant_yaml(&renamed, "WINDOW_START", "RIGID_BODY_REFS");
     let strict = format!("{}  strict_body_names: true\n", model_yaml(&h5, "    type: NO_WAVE\n"));
     let e = build_error(&Xml::default(), &participant, &strict);
     println!("{e}");
-    assert!(e.contains("model body \"plate\" takes the coefficients of /body1"), "{e}");
+    assert!(e.contains("model body \"buoy\" takes the coefficients of /body1"), "{e}");
     let case = temp_case(&Xml::default().text());
     let fluid = write_case(&case, &participant, &model_yaml(&h5, "    type: NO_WAVE\n"));
     assert!(participant::build(&fluid, &case.config).is_ok(), "without strict_body_names a mismatch only warns");
+    // The file's bodies in another order would swap their coefficients: an error either way.
+    let swapped = [("spar", FLOAT), ("float", PLATE)];
+    let participant = participant_yaml(&swapped, "WINDOW_START", "RIGID_BODY_REFS");
+    let e = build_error(&Xml::default(), &participant, &model_yaml(&h5, "    type: NO_WAVE\n"));
+    assert!(e.contains("\"spar\" (index 0) is /body2 of the file"), "{e}");
 }

@@ -12,7 +12,7 @@ use crate::eos::Tait;
 use crate::kernel::PairKernel;
 use crate::neighbours::CellGrid;
 use crate::parameters::BoundaryOptions;
-use crate::particles::{Packed, LANES};
+use crate::particles::{group, Packed, LANES};
 use rayon::prelude::*;
 
 /// Shepard sums of one marker: ΣW, Σ p W, Σ ρ W r (internal axes), Σ v W.
@@ -38,22 +38,26 @@ fn row<const D: usize, K: PairKernel>(
     let mut vw_l = [[0.0f32; LANES]; D];
     let mut j = s;
     while j < e {
+        let xs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&fp.x[k], j));
+        let vs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&fp.v[k], j));
+        let rhos = group(&fp.rho, j);
+        let por = group(&fp.por, j);
         for l in 0..LANES {
             let valid = if j + l < e { 1.0f32 } else { 0.0 };
             let mut dx = [0.0f32; D];
             let mut r2 = 0.0f32;
             for k in 0..D {
-                dx[k] = me[k] - fp.x[k][j + l];
+                dx[k] = me[k] - xs[k][l];
                 r2 += dx[k] * dx[k];
             }
             let (w, _) = kernel.eval(r2.sqrt() * inv_h);
             let w = w * valid;
-            let rho = fp.rho[j + l];
+            let rho = rhos[l];
             w_l[l] += w;
-            pw_l[l] += fp.por[j + l] * rho * w;
+            pw_l[l] += por[l] * rho * w;
             for k in 0..D {
                 rw_l[k][l] += rho * w * dx[k];
-                vw_l[k][l] += fp.v[k][j + l] * w;
+                vw_l[k][l] += vs[k][l] * w;
             }
         }
         j += LANES;

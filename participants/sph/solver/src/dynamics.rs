@@ -22,7 +22,7 @@
 
 use crate::kernel::PairKernel;
 use crate::neighbours::CellGrid;
-use crate::particles::{Packed, LANES};
+use crate::particles::{group, Packed, LANES};
 use rayon::prelude::*;
 
 /// Particles per parallel task.
@@ -104,11 +104,6 @@ impl<const D: usize> Lanes<D> {
     fn new() -> Self {
         Lanes { a: [[0.0; LANES]; D], d: [0.0; LANES], s: [[0.0; LANES]; D], visc: [0.0; LANES] }
     }
-}
-
-#[inline(always)]
-fn group<'a>(a: &'a [f32], j: usize) -> &'a [f32; LANES] {
-    a[j..j + LANES].try_into().expect("packed arrays are padded")
 }
 
 /// Pair terms of particle `me` with the candidates `s..e` of `src`, added to `out`.
@@ -197,46 +192,96 @@ fn fluid_row<const D: usize, K: PairKernel, const SHIFT: bool, const WALL: bool>
     out.3 = acc.visc.iter().fold(out.3, |m, &x| m.max(x));
 }
 
-/// The fluid pass: fills `rhs` (and `shift` when `SHIFT`) for every fluid particle, with
-/// candidates within `radius` found on `grid`; returns the time-step extremes.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn fluid_pass<const D: usize, K: PairKernel, const SHIFT: bool>(
-    c: &PairConsts,
-    kernel: &K,
-    grid: &CellGrid,
-    radius: f32,
-    fluid: (&Packed, &[u32]),
-    markers: (&Packed, &[u32]),
+/// Whether the pair loops may use 256-bit vectors (checked once; the result never changes).
+pub(crate) fn wide_vectors() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        static WIDE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *WIDE.get_or_init(|| std::arch::is_x86_feature_detected!("avx2"))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The inputs of a pass, bundled so the vector-width variants share one signature.
+#[derive(Clone, Copy)]
+pub(crate) struct Pass<'a, K> {
+    pub c: &'a PairConsts,
+    pub kernel: &'a K,
+    pub grid: &'a CellGrid,
+    pub radius: f32,
+    pub fluid: &'a Packed,
+    pub fstarts: &'a [u32],
+    pub markers: &'a Packed,
+    pub mstarts: &'a [u32],
+}
+
+/// Fluid particles `first..` (one chunk): right-hand side, shift, extremes.
+#[inline(always)]
+fn fluid_chunk<const D: usize, K: PairKernel, const SHIFT: bool>(
+    p: &Pass<K>,
+    first: usize,
     rhs: &mut [Rhs],
     shift: &mut [[f64; 3]],
 ) -> Extremes {
-    let (fp, fstarts) = fluid;
-    let (mp, mstarts) = markers;
+    let mut ext = Extremes::default();
+    for (o, (r, sh)) in rhs.iter_mut().zip(shift.iter_mut()).enumerate() {
+        let me = Me::<D>::of(p.fluid, first + o, false);
+        let mut out = ([0.0f64; D], 0.0f64, [0.0f64; D], 0.0f32);
+        p.grid.for_each_range(p.fstarts, me.x, p.radius, |s, e| {
+            fluid_row::<D, K, SHIFT, false>(p.c, p.kernel, &me, p.fluid, (s, e), &mut out)
+        });
+        p.grid.for_each_range(p.mstarts, me.x, p.radius, |s, e| {
+            fluid_row::<D, K, false, true>(p.c, p.kernel, &me, p.markers, (s, e), &mut out)
+        });
+        let mut a2 = 0.0;
+        for k in 0..D {
+            r[k] = out.0[k] + p.c.g[k] as f64;
+            a2 += r[k] * r[k];
+            sh[k] = if SHIFT { p.c.shift as f64 * out.2[k] } else { 0.0 };
+        }
+        r[3] = out.1;
+        ext = ext.max(Extremes { visc: out.3 as f64, acc2: a2 });
+    }
+    ext
+}
+
+/// [`fluid_chunk`] compiled for 256-bit vectors.
+///
+/// # Safety
+/// Only call where [`wide_vectors`] is true.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn fluid_chunk_wide<const D: usize, K: PairKernel, const SHIFT: bool>(
+    p: &Pass<K>,
+    first: usize,
+    rhs: &mut [Rhs],
+    shift: &mut [[f64; 3]],
+) -> Extremes {
+    fluid_chunk::<D, K, SHIFT>(p, first, rhs, shift)
+}
+
+/// The fluid pass: fills `rhs` (and `shift` when `SHIFT`) for every fluid particle; returns
+/// the time-step extremes.
+pub(crate) fn fluid_pass<const D: usize, K: PairKernel, const SHIFT: bool>(
+    p: &Pass<K>,
+    rhs: &mut [Rhs],
+    shift: &mut [[f64; 3]],
+) -> Extremes {
+    let wide = wide_vectors();
     rhs.par_chunks_mut(CHUNK)
         .zip(shift.par_chunks_mut(CHUNK))
         .enumerate()
         .map(|(ci, (rhs, shift))| {
-            let mut ext = Extremes::default();
-            for (o, (r, sh)) in rhs.iter_mut().zip(shift.iter_mut()).enumerate() {
-                let i = ci * CHUNK + o;
-                let me = Me::<D>::of(fp, i, false);
-                let mut out = ([0.0f64; D], 0.0f64, [0.0f64; D], 0.0f32);
-                grid.for_each_range(fstarts, me.x, radius, |s, e| {
-                    fluid_row::<D, K, SHIFT, false>(c, kernel, &me, fp, (s, e), &mut out)
-                });
-                grid.for_each_range(mstarts, me.x, radius, |s, e| {
-                    fluid_row::<D, K, false, true>(c, kernel, &me, mp, (s, e), &mut out)
-                });
-                let mut a2 = 0.0;
-                for k in 0..D {
-                    r[k] = out.0[k] + c.g[k] as f64;
-                    a2 += r[k] * r[k];
-                    sh[k] = if SHIFT { c.shift as f64 * out.2[k] } else { 0.0 };
-                }
-                r[3] = out.1;
-                ext = ext.max(Extremes { visc: out.3 as f64, acc2: a2 });
+            #[cfg(target_arch = "x86_64")]
+            if wide {
+                // SAFETY: the CPU has AVX2 (checked by `wide_vectors`).
+                return unsafe { fluid_chunk_wide::<D, K, SHIFT>(p, ci * CHUNK, rhs, shift) };
             }
-            ext
+            let _ = wide;
+            fluid_chunk::<D, K, SHIFT>(p, ci * CHUNK, rhs, shift)
         })
         .reduce(Extremes::default, Extremes::max)
 }
@@ -291,31 +336,44 @@ fn marker_row<const D: usize, K: PairKernel>(
     }
 }
 
+/// Markers `first..` (one chunk): the fluid's acceleration on those flagged in `wanted`.
+#[inline(always)]
+fn marker_chunk<const D: usize, K: PairKernel>(p: &Pass<K>, wanted: &[bool], first: usize, out: &mut [[f64; 3]]) {
+    for (o, a) in out.iter_mut().enumerate() {
+        let i = first + o;
+        *a = [0.0; 3];
+        if !wanted[i] {
+            continue;
+        }
+        let me = Me::<D>::of(p.markers, i, true);
+        let mut sum = [0.0f64; D];
+        p.grid.for_each_range(p.fstarts, me.x, p.radius, |s, e| marker_row::<D, K>(p.c, p.kernel, &me, p.fluid, (s, e), &mut sum));
+        a[..D].copy_from_slice(&sum);
+    }
+}
+
+/// [`marker_chunk`] compiled for 256-bit vectors.
+///
+/// # Safety
+/// Only call where [`wide_vectors`] is true.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn marker_chunk_wide<const D: usize, K: PairKernel>(p: &Pass<K>, wanted: &[bool], first: usize, out: &mut [[f64; 3]]) {
+    marker_chunk::<D, K>(p, wanted, first, out)
+}
+
 /// The acceleration the fluid gives each marker whose flag in `wanted` is set (others get
 /// zero): the reaction of the marker terms in the fluid pass.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn marker_forces<const D: usize, K: PairKernel>(
-    c: &PairConsts,
-    kernel: &K,
-    grid: &CellGrid,
-    radius: f32,
-    fluid: (&Packed, &[u32]),
-    markers: &Packed,
-    wanted: &[bool],
-    out: &mut [[f64; 3]],
-) {
-    let (fp, fstarts) = fluid;
+pub(crate) fn marker_forces<const D: usize, K: PairKernel>(p: &Pass<K>, wanted: &[bool], out: &mut [[f64; 3]]) {
+    let wide = wide_vectors();
     out.par_chunks_mut(CHUNK).enumerate().for_each(|(ci, chunk)| {
-        for (o, a) in chunk.iter_mut().enumerate() {
-            let i = ci * CHUNK + o;
-            *a = [0.0; 3];
-            if !wanted[i] {
-                continue;
-            }
-            let me = Me::<D>::of(markers, i, true);
-            let mut sum = [0.0f64; D];
-            grid.for_each_range(fstarts, me.x, radius, |s, e| marker_row::<D, K>(c, kernel, &me, fp, (s, e), &mut sum));
-            a[..D].copy_from_slice(&sum);
+        #[cfg(target_arch = "x86_64")]
+        if wide {
+            // SAFETY: the CPU has AVX2 (checked by `wide_vectors`).
+            unsafe { marker_chunk_wide::<D, K>(p, wanted, ci * CHUNK, chunk) };
+            return;
         }
+        let _ = wide;
+        marker_chunk::<D, K>(p, wanted, ci * CHUNK, chunk)
     });
 }

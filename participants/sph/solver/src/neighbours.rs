@@ -5,7 +5,8 @@
 //! one row form one contiguous index range. A query visits the rows of cells that the ball of
 //! the search radius touches, and in each row only the span of cells the ball's chord covers.
 //! The grid has no fixed stencil: any cell size works, so a query can use a radius a little
-//! above the support when particles have moved since the sort.
+//! above the support when particles have moved since the sort. Cells may be narrower along the
+//! first axis than along the others: rows stay few, and the chord's span is cut finely.
 
 use crate::error::{Result, SphError};
 
@@ -13,20 +14,20 @@ use crate::error::{Result, SphError};
 #[derive(Debug, Clone)]
 pub(crate) struct CellGrid {
     pub origin: [f64; 3],
-    pub cell: f64,
-    inv_cell: f64,
+    pub cell: [f64; 3],
+    inv_cell: [f64; 3],
     pub n: [usize; 3],
 }
 
 impl CellGrid {
-    /// A grid of cells of size `cell` covering the box `[lo, hi]` (first `dim` axes); refuses
+    /// A grid of cells of sides `cell` covering the box `[lo, hi]` (first `dim` axes); refuses
     /// more than `limit` cells.
-    pub fn covering(dim: usize, lo: [f64; 3], hi: [f64; 3], cell: f64, limit: usize) -> Result<Self> {
+    pub fn covering(dim: usize, lo: [f64; 3], hi: [f64; 3], cell: [f64; 3], limit: usize) -> Result<Self> {
         let mut n = [1usize; 3];
         let mut total = 1usize;
         for k in 0..dim {
             let span = (hi[k] - lo[k]).max(0.0);
-            let cells = (span / cell).floor() + 1.0;
+            let cells = (span / cell[k]).floor() + 1.0;
             if !cells.is_finite() || cells > limit as f64 {
                 return Err(SphError::DomainTooLarge { cells: usize::MAX, limit });
             }
@@ -36,7 +37,7 @@ impl CellGrid {
         if total > limit {
             return Err(SphError::DomainTooLarge { cells: total, limit });
         }
-        Ok(CellGrid { origin: lo, cell, inv_cell: 1.0 / cell, n })
+        Ok(CellGrid { origin: lo, cell, inv_cell: cell.map(|c| 1.0 / c), n })
     }
 
     /// Number of cells.
@@ -45,7 +46,7 @@ impl CellGrid {
     }
 
     fn coord(&self, x: f64, k: usize) -> usize {
-        let c = ((x - self.origin[k]) * self.inv_cell).floor();
+        let c = ((x - self.origin[k]) * self.inv_cell[k]).floor();
         (c.max(0.0) as usize).min(self.n[k] - 1)
     }
 
@@ -96,14 +97,15 @@ impl CellGrid {
         radius: f32,
         mut f: impl FnMut(usize, usize),
     ) {
-        let c = self.cell as f32;
-        let inv = self.inv_cell as f32;
+        let c = self.cell.map(|c| c as f32);
+        let inv = self.inv_cell.map(|c| c as f32);
         let r2 = radius * radius;
-        let clamp = |x: f32, k: usize| -> usize { ((x * inv).floor().max(0.0) as usize).min(self.n[k] - 1) };
+        // Truncation of a non-negative value is its floor (and avoids a libm call without SSE4.1).
+        let clamp = |x: f32, k: usize| -> usize { ((x * inv[k]).max(0.0) as usize).min(self.n[k] - 1) };
         // Squared distance from p[k] to the slab of cell index `i` along axis k.
         let gap = |i: usize, k: usize| -> f32 {
-            let lo = i as f32 * c;
-            let d = (lo - p[k]).max(p[k] - (lo + c)).max(0.0);
+            let lo = i as f32 * c[k];
+            let d = (lo - p[k]).max(p[k] - (lo + c[k])).max(0.0);
             d * d
         };
         let (lo2, hi2) = if D == 3 { (clamp(p[D - 1] - radius, 2), clamp(p[D - 1] + radius, 2)) } else { (0, 0) };
@@ -138,7 +140,7 @@ mod tests {
         (*seed >> 11) as f64 / (1u64 << 53) as f64
     }
 
-    fn check<const D: usize>(cell: f64, radius: f64) {
+    fn check<const D: usize>(cell: [f64; 3], radius: f64) {
         let mut seed = 7;
         let n = 600;
         let mut x: [Vec<f64>; 3] = Default::default();
@@ -180,16 +182,17 @@ mod tests {
     #[test]
     fn finds_what_brute_force_finds() {
         for cells_per_support in [1.0, 2.0, 3.3] {
-            check::<2>(0.1 / cells_per_support, 0.1);
-            check::<3>(0.12 / cells_per_support, 0.12);
+            check::<2>([0.1 / cells_per_support; 3], 0.1);
+            check::<3>([0.12 / cells_per_support; 3], 0.12);
+            check::<3>([0.03, 0.12 / cells_per_support, 0.12 / cells_per_support], 0.12);
         }
         // A radius bigger than the cells the grid was sized for.
-        check::<3>(0.05, 0.13);
+        check::<3>([0.05; 3], 0.13);
     }
 
     #[test]
     fn refuses_too_many_cells() {
-        let e = CellGrid::covering(3, [0.0; 3], [1e3, 1e3, 1e3], 0.01, 1 << 24).unwrap_err();
+        let e = CellGrid::covering(3, [0.0; 3], [1e3, 1e3, 1e3], [0.01; 3], 1 << 24).unwrap_err();
         assert!(matches!(e, SphError::DomainTooLarge { .. }));
     }
 }

@@ -96,8 +96,11 @@ pub struct Parameters {
     pub shifting: Option<f64>,
     /// Marker boundary condition options.
     pub boundary: BoundaryOptions,
-    /// Neighbour-grid cells per support radius along each axis (1 or 2); a speed setting only.
+    /// Neighbour-grid cells per support radius across rows (y, z in 3D; z in 2D), 1 or 2; a
+    /// speed setting only.
     pub cells_per_support: usize,
+    /// Neighbour-grid cells per support radius along rows (x), 1 to 8; a speed setting only.
+    pub row_cells: usize,
     /// Fluid particles leaving this box (world frame) are removed; none: the grid follows all
     /// particles, and a particle flying far away stops the run with [`SphError::DomainTooLarge`].
     pub domain: Option<(Point3<f64>, Point3<f64>)>,
@@ -132,6 +135,7 @@ impl Parameters {
             shifting: None,
             boundary: BoundaryOptions { no_slip: false, clamp_negative_pressure: true },
             cells_per_support: if three { 2 } else { 1 },
+            row_cells: 4,
             domain: None,
         }
     }
@@ -188,8 +192,11 @@ impl Parameters {
         if self.cfl > 0.5 {
             return bad("cfl", format!("must be at most 0.5, got {}", self.cfl));
         }
-        if !(1..=2).contains(&self.cells_per_support) {
-            return bad("cells_per_support", format!("must be 1 or 2, got {}", self.cells_per_support));
+        if !(1..=3).contains(&self.cells_per_support) {
+            return bad("cells_per_support", format!("must be 1 to 3, got {}", self.cells_per_support));
+        }
+        if !(1..=8).contains(&self.row_cells) {
+            return bad("row_cells", format!("must be 1 to 8, got {}", self.row_cells));
         }
         if !self.gravity.iter().all(|g| g.is_finite()) {
             return bad("gravity", "must be finite".into());

@@ -11,6 +11,12 @@ use rayon::prelude::*;
 /// this many inert entries at its end so that the last group can be read whole.
 pub(crate) const LANES: usize = 8;
 
+/// The [`LANES`] entries of a packed array from `j` on.
+#[inline(always)]
+pub(crate) fn group(a: &[f32], j: usize) -> &[f32; LANES] {
+    a[j..j + LANES].try_into().expect("packed arrays are padded")
+}
+
 /// Fluid particles (first `dim` axes of each array used).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Fluid {

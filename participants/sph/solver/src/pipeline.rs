@@ -15,7 +15,7 @@
 
 use crate::boundary::adami_pass;
 use crate::bodies::{Body, BodyId, BodyLoads, Motion};
-use crate::dynamics::{fluid_pass, marker_forces, Extremes, PairConsts, Rhs};
+use crate::dynamics::{fluid_pass, marker_forces, Extremes, PairConsts, Pass, Rhs};
 use crate::eos::{Tait, TaitFast};
 use crate::error::{Result, SphError};
 use crate::integrator::{correct, predict};
@@ -390,7 +390,9 @@ impl Simulation {
         }
         let n = self.fluid.len() + self.markers.len();
         let limit = 64 * n + (1 << 20);
-        let cell = self.kernel.support() / self.params.cells_per_support as f64;
+        let support = self.kernel.support();
+        let coarse = support / self.params.cells_per_support as f64;
+        let cell = [support / self.params.row_cells as f64, coarse, coarse];
         let grid = CellGrid::covering(self.dim, lo, hi, cell, limit)?;
         let w = &mut self.work;
         if self.dim == 2 {
@@ -451,15 +453,24 @@ impl Simulation {
         );
         w.rhs.resize(n, [0.0; 4]);
         w.shift.resize(n, [0.0; 3]);
-        let (f, m) = ((&w.pf, &w.fstarts[..]), (&w.pm, &w.mstarts[..]));
+        let pass = Pass {
+            c: &self.consts,
+            kernel: &kernel,
+            grid,
+            radius,
+            fluid: &w.pf,
+            fstarts: &w.fstarts,
+            markers: &w.pm,
+            mstarts: &w.mstarts,
+        };
         let ext = if self.params.shifting.is_some() && stage == Stage::Half {
-            fluid_pass::<D, K, true>(&self.consts, &kernel, grid, radius, f, m, &mut w.rhs, &mut w.shift)
+            fluid_pass::<D, K, true>(&pass, &mut w.rhs, &mut w.shift)
         } else {
-            fluid_pass::<D, K, false>(&self.consts, &kernel, grid, radius, f, m, &mut w.rhs, &mut w.shift)
+            fluid_pass::<D, K, false>(&pass, &mut w.rhs, &mut w.shift)
         };
         if loads {
             w.marker_acc.resize(nm, [0.0; 3]);
-            marker_forces::<D, K>(&self.consts, &kernel, grid, radius, f, &w.pm, &w.wanted, &mut w.marker_acc);
+            marker_forces::<D, K>(&pass, &w.wanted, &mut w.marker_acc);
         }
         ext
     }

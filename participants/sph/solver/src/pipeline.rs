@@ -27,7 +27,6 @@ use nalgebra::{Point3, Vector3};
 use rayon::prelude::*;
 
 /// A WCSPH fluid with its walls and bodies. Built by [`crate::Scene::build`].
-#[derive(Debug)]
 pub struct Simulation {
     pub(crate) params: Parameters,
     pub(crate) dim: usize,
@@ -43,6 +42,19 @@ pub struct Simulation {
     pub(crate) bodies: Vec<Body>,
     pub(crate) lost: usize,
     work: Work,
+}
+
+impl std::fmt::Debug for Simulation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Simulation")
+            .field("dimension", &self.params.dimension)
+            .field("time", &self.time)
+            .field("steps", &self.steps)
+            .field("fluid", &self.fluid.len())
+            .field("markers", &self.markers.len())
+            .field("bodies", &self.bodies.iter().map(|b| b.name.as_str()).collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
 }
 
 /// Buffers reused from step to step; none of it is state.
@@ -165,6 +177,16 @@ impl Simulation {
     /// Markers of body `id` (world positions at the current time).
     pub fn body_marker_count(&self, id: BodyId) -> usize {
         self.markers.body.iter().filter(|&&b| b as usize == id.0).count()
+    }
+
+    /// World positions of body `id`'s markers at the current time.
+    pub fn body_marker_positions(&self, id: BodyId) -> Result<Vec<Point3<f64>>> {
+        let pose = self.body(id)?.motion.pose;
+        let m = &self.markers;
+        Ok((0..m.len())
+            .filter(|&i| m.body[i] as usize == id.0)
+            .map(|i| pose * Point3::new(m.local[0][i], m.local[1][i], m.local[2][i]))
+            .collect())
     }
 
     fn world(&self, x: &[Vec<f64>; 3], i: usize) -> Point3<f64> {

@@ -8,7 +8,7 @@ use crate::particles::{Fluid, Markers};
 use crate::pipeline::Simulation;
 
 /// A copy of a simulation's particle arrays, bodies and clock.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct SphState {
     time: f64,
     steps: u64,
@@ -16,6 +16,18 @@ pub struct SphState {
     markers: Markers,
     bodies: Vec<Body>,
     lost: usize,
+}
+
+impl std::fmt::Debug for SphState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SphState")
+            .field("time", &self.time)
+            .field("steps", &self.steps)
+            .field("fluid", &self.fluid.len())
+            .field("markers", &self.markers.len())
+            .field("bodies", &self.bodies.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl SphState {

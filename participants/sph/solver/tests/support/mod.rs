@@ -111,3 +111,15 @@ pub fn at(history: &[(f64, f64)], t: f64) -> f64 {
     let (a, b) = (history[i - 1], history[i]);
     a.1 + (b.1 - a.1) * (t - a.0) / (b.0 - a.0)
 }
+
+/// The 12 triangles of the cube `[-e, e]³`, outward normals.
+pub fn cube_mesh(e: f64) -> tidelink_sph_solver::TriMesh {
+    let v = |i: usize| Point3::new(if i & 1 == 1 { e } else { -e }, if i & 2 == 2 { e } else { -e }, if i & 4 == 4 { e } else { -e });
+    let quads = [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
+    let mut t = Vec::new();
+    for q in quads {
+        t.push([v(q[0]), v(q[1]), v(q[2])]);
+        t.push([v(q[0]), v(q[2]), v(q[3])]);
+    }
+    tidelink_sph_solver::TriMesh::new(t).expect("cube")
+}

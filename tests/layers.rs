@@ -52,7 +52,12 @@ fn solver_crates_depend_on_numerics_only() {
         }
     }
     let sph_dev: Vec<&str> = sph.iter().copied().chain(["plotters", "libc"]).collect();
-    only_section("participants/sph/solver/Cargo.toml", "dev-dependencies", &sph_dev, "tests may plot and time, nothing more");
+    only_section(
+        "participants/sph/solver/Cargo.toml",
+        "dev-dependencies",
+        &sph_dev,
+        "tests may plot and time, nothing more",
+    );
 }
 
 /// Every dependency in one section of `manifest` must be in `allowed`.

@@ -26,7 +26,12 @@ struct Measure {
     steps: usize,
 }
 
-fn measure(build: &(dyn Fn() -> Simulation + Sync), warm: usize, steps: usize, threads: usize) -> (Measure, usize, usize, f64) {
+fn measure(
+    build: &(dyn Fn() -> Simulation + Sync),
+    warm: usize,
+    steps: usize,
+    threads: usize,
+) -> (Measure, usize, usize, f64) {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");
     pool.install(|| {
         let mut sim = build();
@@ -64,7 +69,11 @@ fn case(name: &str, build: &(dyn Fn() -> Simulation + Sync), warm: usize, steps:
         match one {
             None => one = Some(m.wall),
             Some(w1) if threads > 1 => {
-                println!("  parallel efficiency on {threads} threads: {:.2} (speed-up {:.2})", w1 / m.wall / threads as f64, w1 / m.wall);
+                println!(
+                    "  parallel efficiency on {threads} threads: {:.2} (speed-up {:.2})",
+                    w1 / m.wall / threads as f64,
+                    w1 / m.wall
+                );
             }
             _ => {}
         }

@@ -15,8 +15,11 @@ use support::{at, dam_break_2d, plot, run_dam_break, KOSHIZUKA_OKA};
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let out = PathBuf::from(args.first().cloned().unwrap_or_else(|| ".".into()));
-    let resolutions: Vec<usize> =
-        if args.len() > 1 { args[1..].iter().map(|s| s.parse().map_err(|e| format!("{s}: {e}"))).collect::<Result<_, _>>()? } else { vec![25, 50] };
+    let resolutions: Vec<usize> = if args.len() > 1 {
+        args[1..].iter().map(|s| s.parse().map_err(|e| format!("{s}: {e}"))).collect::<Result<_, _>>()?
+    } else {
+        vec![25, 50]
+    };
     std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
     let mut histories = Vec::new();
     for &r in &resolutions {
@@ -37,8 +40,10 @@ fn main() -> Result<(), String> {
         }
         histories.push((r, n, h));
     }
-    let runs: Vec<plot::Run> =
-        histories.iter().map(|(r, n, h)| plot::Run { label: format!("SPH, a/dp = {r} ({n} particles)"), points: h }).collect();
+    let runs: Vec<plot::Run> = histories
+        .iter()
+        .map(|(r, n, h)| plot::Run { label: format!("SPH, a/dp = {r} ({n} particles)"), points: h })
+        .collect();
     let png = out.join("sph_dam_break_front.png");
     plot::front_png(&png, "2D dam break: surge front", &runs)?;
     println!("plot: {}", png.display());

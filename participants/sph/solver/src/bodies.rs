@@ -83,7 +83,13 @@ pub struct Motion {
 impl Motion {
     /// At rest at `pose`.
     pub fn at_rest(pose: Isometry3<f64>) -> Self {
-        Motion { pose, linvel: Vector3::zeros(), angvel: Vector3::zeros(), linacc: Vector3::zeros(), angacc: Vector3::zeros() }
+        Motion {
+            pose,
+            linvel: Vector3::zeros(),
+            angvel: Vector3::zeros(),
+            linacc: Vector3::zeros(),
+            angacc: Vector3::zeros(),
+        }
     }
 
     /// The pose `tau` seconds later at constant velocities.

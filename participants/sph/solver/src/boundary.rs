@@ -8,6 +8,9 @@
 //! p = 0, ρ = ρ0. The marker's own velocity is kept apart from the viscous one, so the
 //! mirroring never feeds back into the wall motion.
 
+// Index loops over the fixed-size lane arrays are the pattern the vectoriser handles best.
+#![allow(clippy::needless_range_loop)]
+
 use crate::eos::Tait;
 use crate::kernel::PairKernel;
 use crate::neighbours::CellGrid;

@@ -20,6 +20,9 @@
 //! Each pair term is evaluated in f32 in groups of [`LANES`] candidates, branch-free so that the
 //! compiler vectorises the group; each row of candidates is then added into f64 sums.
 
+// Index loops over the fixed-size lane arrays are the pattern the vectoriser handles best.
+#![allow(clippy::needless_range_loop)]
+
 use crate::kernel::PairKernel;
 use crate::neighbours::CellGrid;
 use crate::particles::{group, Packed, LANES};
@@ -347,7 +350,9 @@ fn marker_chunk<const D: usize, K: PairKernel>(p: &Pass<K>, wanted: &[bool], fir
         }
         let me = Me::<D>::of(p.markers, i, true);
         let mut sum = [0.0f64; D];
-        p.grid.for_each_range(p.fstarts, me.x, p.radius, |s, e| marker_row::<D, K>(p.c, p.kernel, &me, p.fluid, (s, e), &mut sum));
+        p.grid.for_each_range(p.fstarts, me.x, p.radius, |s, e| {
+            marker_row::<D, K>(p.c, p.kernel, &me, p.fluid, (s, e), &mut sum)
+        });
         a[..D].copy_from_slice(&sum);
     }
 }
@@ -358,7 +363,12 @@ fn marker_chunk<const D: usize, K: PairKernel>(p: &Pass<K>, wanted: &[bool], fir
 /// Only call where [`wide_vectors`] is true.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn marker_chunk_wide<const D: usize, K: PairKernel>(p: &Pass<K>, wanted: &[bool], first: usize, out: &mut [[f64; 3]]) {
+unsafe fn marker_chunk_wide<const D: usize, K: PairKernel>(
+    p: &Pass<K>,
+    wanted: &[bool],
+    first: usize,
+    out: &mut [[f64; 3]],
+) {
     marker_chunk::<D, K>(p, wanted, first, out)
 }
 

@@ -16,8 +16,16 @@ use rayon::prelude::*;
 pub(crate) fn predict(dim: usize, now: &Fluid, rhs: &[Rhs], hdt: f64, half: &mut Fluid) -> f64 {
     half.resize(now.len());
     for k in 0..dim {
-        half.x[k].par_iter_mut().zip(now.x[k].par_iter()).zip(now.v[k].par_iter()).for_each(|((h, x), v)| *h = x + hdt * v);
-        half.v[k].par_iter_mut().zip(now.v[k].par_iter()).zip(rhs.par_iter()).for_each(|((h, v), r)| *h = v + hdt * r[k]);
+        half.x[k]
+            .par_iter_mut()
+            .zip(now.x[k].par_iter())
+            .zip(now.v[k].par_iter())
+            .for_each(|((h, x), v)| *h = x + hdt * v);
+        half.v[k]
+            .par_iter_mut()
+            .zip(now.v[k].par_iter())
+            .zip(rhs.par_iter())
+            .for_each(|((h, v), r)| *h = v + hdt * r[k]);
     }
     half.rho.par_iter_mut().zip(now.rho.par_iter()).zip(rhs.par_iter()).for_each(|((h, r), d)| *h = r + hdt * d[3]);
     (0..now.len())
@@ -30,7 +38,14 @@ pub(crate) fn predict(dim: usize, now: &Fluid, rhs: &[Rhs], hdt: f64, half: &mut
 
 /// Advances `now` by `dt` with the half-step right-hand side; returns the smallest and largest
 /// density afterwards (NaN if any value is not finite).
-pub(crate) fn correct(dim: usize, now: &mut Fluid, half: &Fluid, rhs: &[Rhs], shift: &[[f64; 3]], dt: f64) -> (f64, f64) {
+pub(crate) fn correct(
+    dim: usize,
+    now: &mut Fluid,
+    half: &Fluid,
+    rhs: &[Rhs],
+    shift: &[[f64; 3]],
+    dt: f64,
+) -> (f64, f64) {
     let mut bad = false;
     for k in 0..dim {
         let (x, v) = (&mut now.x[k], &mut now.v[k]);

@@ -214,7 +214,8 @@ mod tests {
     #[test]
     fn pair_forms_match_the_reference() {
         for k in kernels() {
-            let (w32, c32): (Box<dyn Fn(f32) -> (f32, f32)>, Box<dyn Fn(f32) -> f32>) = match k.kind {
+            type Pair = (Box<dyn Fn(f32) -> (f32, f32)>, Box<dyn Fn(f32) -> f32>);
+            let (w32, c32): Pair = match k.kind {
                 KernelKind::WendlandC2 => {
                     let p = Wendland::new(&k);
                     (Box::new(move |q| p.eval(q)), Box::new(move |q| p.grad(q)))

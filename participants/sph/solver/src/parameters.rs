@@ -221,7 +221,7 @@ impl Parameters {
             }
         }
         if let Some((lo, hi)) = self.domain {
-            if (0..3).any(|k| !(lo[k] < hi[k])) {
+            if (0..3).any(|k| lo[k].partial_cmp(&hi[k]) != Some(std::cmp::Ordering::Less)) {
                 return bad("domain", format!("min {lo:?} must be below max {hi:?} on every axis"));
             }
         }

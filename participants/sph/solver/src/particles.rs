@@ -75,8 +75,8 @@ impl Markers {
     }
 
     pub fn push(&mut self, body: u32, local: [f64; 3]) {
-        for k in 0..3 {
-            self.local[k].push(local[k]);
+        for (k, l) in local.into_iter().enumerate() {
+            self.local[k].push(l);
             self.x[k].push(0.0);
             self.vwall[k].push(0.0);
             self.acc[k].push(0.0);
@@ -86,7 +86,8 @@ impl Markers {
 
     /// Reorders every array: new `i` is old `order[i]`.
     pub fn permute(&mut self, order: &[u32], tmp: &mut Vec<f64>) {
-        let arrays = self.local.iter_mut().chain(self.x.iter_mut()).chain(self.vwall.iter_mut()).chain(self.acc.iter_mut());
+        let arrays =
+            self.local.iter_mut().chain(self.x.iter_mut()).chain(self.vwall.iter_mut()).chain(self.acc.iter_mut());
         for a in arrays {
             gather(a, order, tmp);
         }

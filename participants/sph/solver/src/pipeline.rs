@@ -13,8 +13,8 @@
 //! Step 1–2 run lazily, so that [`Simulation::stable_time_step`] can be asked before a step
 //! without doing them twice; a change of body motion or a restored state makes them run again.
 
-use crate::boundary::adami_pass;
 use crate::bodies::{Body, BodyId, BodyLoads, Motion};
+use crate::boundary::adami_pass;
 use crate::dynamics::{fluid_pass, marker_forces, Extremes, PairConsts, Pass, Rhs};
 use crate::eos::{Tait, TaitFast};
 use crate::error::{Result, SphError};
@@ -101,7 +101,9 @@ impl Simulation {
             Viscosity::Laminar { kinematic } => (0.0, kinematic),
         };
         let (diff, k_h) = match params.density_diffusion {
-            Some(d) => (2.0 * d.delta * h * c0, if d.hydrostatic_correction { params.rest_density / (c0 * c0) } else { 0.0 }),
+            Some(d) => {
+                (2.0 * d.delta * h * c0, if d.hydrostatic_correction { params.rest_density / (c0 * c0) } else { 0.0 })
+            }
             None => (0.0, 0.0),
         };
         let consts = PairConsts {
@@ -334,7 +336,8 @@ impl Simulation {
                 }
             };
             match self.dim {
-                2 => grid.for_each_range(starts, [me[0], me[1]], self.kernel.support() as f32, |s, e| visit(s, e, &mut c)),
+                2 => grid
+                    .for_each_range(starts, [me[0], me[1]], self.kernel.support() as f32, |s, e| visit(s, e, &mut c)),
                 _ => grid.for_each_range(starts, [me[0], me[1], me[2]], self.kernel.support() as f32, |s, e| {
                     visit(s, e, &mut c)
                 }),
@@ -445,7 +448,13 @@ impl Simulation {
         }
     }
 
-    fn evaluate_with<const D: usize, K: PairKernel>(&mut self, kernel: K, stage: Stage, radius: f64, loads: bool) -> Extremes {
+    fn evaluate_with<const D: usize, K: PairKernel>(
+        &mut self,
+        kernel: K,
+        stage: Stage,
+        radius: f64,
+        loads: bool,
+    ) -> Extremes {
         let w = &mut self.work;
         let grid = w.grid.as_ref().expect("sorted before evaluation");
         let rho0 = self.params.rest_density;

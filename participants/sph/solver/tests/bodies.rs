@@ -17,7 +17,11 @@ fn tank_with_box(dim: Dimension, width: f64, depth: f64, dp: f64, e: Vector3<f64
     scene.add_fluid_box(Point3::origin(), Point3::new(width, if three { width } else { 0.0 }, depth));
     scene.set_hydrostatic_surface(depth);
     add_tank(&mut scene, [width, width, depth + 4.0 * dp], t);
-    scene.add_body(BodySpec::new("box", Shape::Box { half_extents: e }, Isometry3::translation(centre.x, centre.y, centre.z)));
+    scene.add_body(BodySpec::new(
+        "box",
+        Shape::Box { half_extents: e },
+        Isometry3::translation(centre.x, centre.y, centre.z),
+    ));
     scene.build().unwrap()
 }
 
@@ -35,7 +39,10 @@ fn fixed_submerged_box_feels_archimedes() {
     let buoyancy = 1000.0 * G * 4.0 * e.x * e.z;
     let err = l.force.z / buoyancy - 1.0;
     let torque = l.torque.y / (buoyancy * e.x);
-    eprintln!("box: F = ({:.3}, {:.3}) N/m against ρgV = {buoyancy:.2} ({err:+.4}); T_y = {:.4} N (T/(F a) = {torque:+.4})", l.force.x, l.force.z, l.torque.y);
+    eprintln!(
+        "box: F = ({:.3}, {:.3}) N/m against ρgV = {buoyancy:.2} ({err:+.4}); T_y = {:.4} N (T/(F a) = {torque:+.4})",
+        l.force.x, l.force.z, l.torque.y
+    );
     assert!(err.abs() < 0.02, "vertical force off by {err}");
     assert!(l.force.x.abs() < 0.01 * buoyancy, "lateral force {}", l.force.x);
     assert!(torque.abs() < 0.01, "torque about the centroid {}", l.torque.y);
@@ -83,9 +90,14 @@ fn shapes_meshes_and_marker_lists() {
     let mut scene = Scene::new(params.clone());
     scene.add_fluid_box(Point3::new(-0.5, -0.5, -0.5), Point3::new(0.5, 0.5, 0.5));
     let cube = support::cube_mesh(0.15);
-    let boxed = scene.add_body(BodySpec::new("box", Shape::Box { half_extents: Vector3::repeat(0.15) }, Isometry3::translation(-0.25, 0.0, 0.0)));
+    let boxed = scene.add_body(BodySpec::new(
+        "box",
+        Shape::Box { half_extents: Vector3::repeat(0.15) },
+        Isometry3::translation(-0.25, 0.0, 0.0),
+    ));
     let meshed = scene.add_body(BodySpec::new("mesh", Shape::Mesh(cube), Isometry3::translation(0.25, 0.0, 0.0)));
-    let sphere = scene.add_body(BodySpec::new("sphere", Shape::Sphere { radius: 0.1 }, Isometry3::translation(0.0, 0.3, 0.0)));
+    let sphere =
+        scene.add_body(BodySpec::new("sphere", Shape::Sphere { radius: 0.1 }, Isometry3::translation(0.0, 0.3, 0.0)));
     let listed: Vec<Point3<f64>> = (0..4).map(|i| Point3::new(-0.075 + 0.05 * i as f64, 0.025, 0.025)).collect();
     let list = scene.add_body(BodySpec::from_points("list", listed, Isometry3::translation(0.0, -0.3, 0.0)));
     let sim = scene.build().unwrap();
@@ -109,7 +121,8 @@ fn shapes_meshes_and_marker_lists() {
 
 /// A small 2D scene with a body moving through water.
 fn moving_scene() -> Simulation {
-    let mut sim = tank_with_box(Dimension::Two, 1.0, 0.5, 0.04, Vector3::new(0.08, 0.0, 0.08), Point3::new(0.4, 0.0, 0.3));
+    let mut sim =
+        tank_with_box(Dimension::Two, 1.0, 0.5, 0.04, Vector3::new(0.08, 0.0, 0.08), Point3::new(0.4, 0.0, 0.3));
     let id = sim.body_id("box").unwrap();
     let mut m: Motion = sim.body_motion(id).unwrap();
     m.linvel = Vector3::new(0.2, 0.0, 0.0);
@@ -152,7 +165,8 @@ fn restore_reproduces_the_run_bit_for_bit_on_any_thread_count() {
     });
     assert_eq!(single, first, "one thread and all threads disagree");
     // A state of another simulation is refused.
-    let other = tank_with_box(Dimension::Two, 1.0, 0.5, 0.04, Vector3::new(0.12, 0.0, 0.08), Point3::new(0.4, 0.0, 0.3));
+    let other =
+        tank_with_box(Dimension::Two, 1.0, 0.5, 0.04, Vector3::new(0.12, 0.0, 0.08), Point3::new(0.4, 0.0, 0.3));
     assert!(sim.restore_state(&other.save_state()).is_err());
 }
 

@@ -13,9 +13,12 @@ fn surge_front_follows_the_experiments() {
     let resolution = 25;
     let mut sim = dam_break_2d(a, resolution);
     let history = run_dam_break(&mut sim, a, 3.0, 30);
-    let dir = std::env::var_os("TIDELINK_SPH_PLOT_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")));
+    let dir = std::env::var_os("TIDELINK_SPH_PLOT_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")));
     let png = dir.join("sph_dam_break_front.png");
-    let runs = [plot::Run { label: format!("SPH, a/dp = {resolution} ({} particles)", sim.fluid_count()), points: &history }];
+    let runs =
+        [plot::Run { label: format!("SPH, a/dp = {resolution} ({} particles)", sim.fluid_count()), points: &history }];
     match plot::front_png(&png, "2D dam break: surge front", &runs) {
         Ok(()) => eprintln!("plot: {}", png.display()),
         Err(e) => eprintln!("plot not written: {e}"),
@@ -26,7 +29,9 @@ fn surge_front_follows_the_experiments() {
     // front is at most 0.3 a ahead and at most 0.05 a behind; (2) from T = 2 on, within 10 %
     // of Koshizuka & Oka; (3) the front speed dZ/dT over 2 ≤ T ≤ 3 within 10 % of theirs.
     let mut worst_late: f64 = 0.0;
-    for (name, data) in [("K&O", &KOSHIZUKA_OKA[..]), ("M&M 2.25 in", &MARTIN_MOYCE[..]), ("M&M 1.125 in", &MARTIN_MOYCE_SMALL[..])] {
+    for (name, data) in
+        [("K&O", &KOSHIZUKA_OKA[..]), ("M&M 2.25 in", &MARTIN_MOYCE[..]), ("M&M 1.125 in", &MARTIN_MOYCE_SMALL[..])]
+    {
         for &(t, z) in data.iter().filter(|p| (1.0..=3.0).contains(&p.0)) {
             let zs = at(&history, t);
             let rel = zs / z - 1.0;

@@ -53,14 +53,20 @@ fn check(dim: Dimension, width: f64, depth: f64, dp: f64, settle: f64, window: f
         let mut band_err: Vec<(f64, f64)> = Vec::new();
         for (x, p) in sim.fluid_positions().iter().zip(sim.fluid_pressures()) {
             let d = depth - x.z;
-            let inside = (0..3).filter(|&k| k != 2 && (k == 0 || dim == Dimension::Three)).all(|k| x[k] > 2.0 * h && x[k] < width - 2.0 * h);
+            let inside = (0..3)
+                .filter(|&k| k != 2 && (k == 0 || dim == Dimension::Three))
+                .all(|k| x[k] > 2.0 * h && x[k] < width - 2.0 * h);
             if d > 0.25 * depth && x.z > 2.0 * h && inside {
                 band_err.push((d, p / (RHO * G * d) - 1.0));
             }
         }
         let mean = band_err.iter().map(|e| e.1).sum::<f64>() / band_err.len() as f64;
         let max = band_err.iter().map(|e| e.1.abs()).fold(0.0, f64::max);
-        eprintln!("{dim:?}: t = {:.3}: {} interior particles, mean p error {mean:+.4}, worst {max:.4}", sim.time(), band_err.len());
+        eprintln!(
+            "{dim:?}: t = {:.3}: {} interior particles, mean p error {mean:+.4}, worst {max:.4}",
+            sim.time(),
+            band_err.len()
+        );
         worst = worst.max(max);
     }
     let area = if dim == Dimension::Three { width * width } else { width };

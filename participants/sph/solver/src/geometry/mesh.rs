@@ -147,7 +147,13 @@ pub(crate) mod tests {
 
     /// The 12 triangles of the cube `[-e, e]³`, outward normals.
     pub(crate) fn cube(e: f64) -> TriMesh {
-        let v = |i: usize| Point3::new(if i & 1 == 1 { e } else { -e }, if i & 2 == 2 { e } else { -e }, if i & 4 == 4 { e } else { -e });
+        let v = |i: usize| {
+            Point3::new(
+                if i & 1 == 1 { e } else { -e },
+                if i & 2 == 2 { e } else { -e },
+                if i & 4 == 4 { e } else { -e },
+            )
+        };
         let quads = [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
         let mut t = Vec::new();
         for q in quads {

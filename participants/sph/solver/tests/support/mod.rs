@@ -114,7 +114,9 @@ pub fn at(history: &[(f64, f64)], t: f64) -> f64 {
 
 /// The 12 triangles of the cube `[-e, e]³`, outward normals.
 pub fn cube_mesh(e: f64) -> tidelink_sph_solver::TriMesh {
-    let v = |i: usize| Point3::new(if i & 1 == 1 { e } else { -e }, if i & 2 == 2 { e } else { -e }, if i & 4 == 4 { e } else { -e });
+    let v = |i: usize| {
+        Point3::new(if i & 1 == 1 { e } else { -e }, if i & 2 == 2 { e } else { -e }, if i & 4 == 4 { e } else { -e })
+    };
     let quads = [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
     let mut t = Vec::new();
     for q in quads {

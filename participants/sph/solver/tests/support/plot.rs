@@ -25,7 +25,9 @@ fn font() -> Result<(), String> {
                     .map_err(|_| format!("{path}: not a usable font"));
             }
         }
-        Err(format!("no TrueType font found (looked at {candidates:?}); install fonts-dejavu-core or set TIDELINK_PLOT_FONT"))
+        Err(format!(
+            "no TrueType font found (looked at {candidates:?}); install fonts-dejavu-core or set TIDELINK_PLOT_FONT"
+        ))
     })
     .clone()
 }

@@ -13,7 +13,7 @@
 
 use crate::eos::Tait;
 use crate::kernel::PairKernel;
-use crate::neighbours::CellGrid;
+use crate::neighbours::{CellGrid, Occupancy};
 use crate::parameters::BoundaryOptions;
 use crate::particles::{group, Packed, LANES};
 use rayon::prelude::*;
@@ -88,6 +88,7 @@ pub(crate) fn adami_pass<const D: usize, K: PairKernel>(
     g: [f64; 3],
     opts: BoundaryOptions,
     eos: &Tait,
+    occupancy: &Occupancy,
     scratch: &mut Vec<[f32; 6]>,
 ) {
     let (fp, fstarts) = fluid;
@@ -101,7 +102,9 @@ pub(crate) fn adami_pass<const D: usize, K: PairKernel>(
             .map(|i| {
                 let me: [f32; D] = std::array::from_fn(|k| mp.x[k][i]);
                 let mut s = Sums::<D> { w: 0.0, pw: 0.0, rw: [0.0; D], vw: [0.0; D] };
-                grid.for_each_range(fstarts, me, radius, |a, b| row::<D, K>(kernel, inv_h, me, fp, (a, b), &mut s));
+                if occupancy.near(me) {
+                    grid.for_each_range(fstarts, me, radius, |a, b| row::<D, K>(kernel, inv_h, me, fp, (a, b), &mut s));
+                }
                 let mut out = [0.0f32; 6];
                 if s.w > 0.0 {
                     let mut hydro = 0.0;

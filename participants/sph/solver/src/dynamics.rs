@@ -158,8 +158,10 @@ fn fluid_row<const D: usize, K: PairKernel, const SHIFT: bool, const WALL: bool>
             } else {
                 vr
             };
-            let inv_den = 1.0 / (r2 + c.eta2);
-            let sum_rho_inv = 1.0 / (me.rho + rho[l]);
+            // One division for 1/(r² + η²) and 1/(ρ_i + ρ_j).
+            let (den, rs) = (r2 + c.eta2, me.rho + rho[l]);
+            let inv = 1.0 / (den * rs);
+            let (inv_den, sum_rho_inv) = (inv * rs, inv * den);
             let mu = c.h * vr * inv_den;
             let pi = -2.0 * c.alpha_c0 * mu.min(0.0) * sum_rho_inv;
             let pres = me.por * irho[l] + por[l] * me.inv_rho;
@@ -322,8 +324,10 @@ fn marker_row<const D: usize, K: PairKernel>(
                 dv[k] = me.v[k] - vs[k][l];
                 vr += dv[k] * dx[k];
             }
-            let inv_den = 1.0 / (r2 + c.eta2);
-            let sum_rho_inv = 1.0 / (me.rho + rho[l]);
+            // One division for 1/(r² + η²) and 1/(ρ_i + ρ_j).
+            let (den, rs) = (r2 + c.eta2, me.rho + rho[l]);
+            let inv = 1.0 / (den * rs);
+            let (inv_den, sum_rho_inv) = (inv * rs, inv * den);
             let pi = -2.0 * c.alpha_c0 * (c.h * vr * inv_den).min(0.0) * sum_rho_inv;
             let pres = me.por * irho[l] + por[l] * me.inv_rho;
             let radial = -c.m * (pres + pi) * f;

@@ -130,6 +130,60 @@ impl CellGrid {
     }
 }
 
+/// Which cells of a coarse grid (cells at least the search radius wide) hold fluid: a cheap
+/// test that lets a marker far from all fluid skip its neighbour query.
+#[derive(Debug, Default)]
+pub(crate) struct Occupancy {
+    inv: [f32; 3],
+    n: [usize; 3],
+    cells: Vec<bool>,
+}
+
+impl Occupancy {
+    /// Marks the cells of the points `x` (first `dim` arrays, `count` entries, relative to the
+    /// grid origin) for a grid spanning `span` with cells of at least `radius`.
+    pub fn build(&mut self, dim: usize, x: &[Vec<f32>; 3], count: usize, span: [f64; 3], radius: f64) {
+        let mut total = 1;
+        for k in 0..3 {
+            let cells = if k < dim { ((span[k] / radius).floor() as usize + 1).max(1) } else { 1 };
+            self.n[k] = cells;
+            self.inv[k] = if k < dim { (1.0 / radius) as f32 } else { 0.0 };
+            total *= cells;
+        }
+        self.cells.clear();
+        self.cells.resize(total, false);
+        for i in 0..count {
+            let c: [usize; 3] = std::array::from_fn(|k| if k < dim { self.coord(x[k][i], k) } else { 0 });
+            self.cells[(c[2] * self.n[1] + c[1]) * self.n[0] + c[0]] = true;
+        }
+    }
+
+    fn coord(&self, x: f32, k: usize) -> usize {
+        ((x * self.inv[k]).max(0.0) as usize).min(self.n[k] - 1)
+    }
+
+    /// Whether any marked point may lie within the radius of `p` (never a false "no").
+    #[inline]
+    pub fn near<const D: usize>(&self, p: [f32; D]) -> bool {
+        let mut lo = [0usize; 3];
+        let mut hi = [0usize; 3];
+        for k in 0..D {
+            let c = self.coord(p[k], k);
+            lo[k] = c.saturating_sub(1);
+            hi[k] = (c + 1).min(self.n[k] - 1);
+        }
+        for c2 in lo[2]..=hi[2] {
+            for c1 in lo[1]..=hi[1] {
+                let base = (c2 * self.n[1] + c1) * self.n[0];
+                if self.cells[base + lo[0]..=base + hi[0]].iter().any(|&b| b) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,6 +217,15 @@ mod tests {
                 assert_eq!(grid.key(*p), c);
             }
         }
+        let packed: [Vec<f32>; 3] = std::array::from_fn(|k| {
+            if k < D {
+                sorted.iter().map(|p| (p[k] - grid.origin[k]) as f32).collect()
+            } else {
+                Vec::new()
+            }
+        });
+        let mut occ = Occupancy::default();
+        occ.build(D, &packed, n, std::array::from_fn(|k| hi[k] - lo[k]), radius);
         for (i, p) in sorted.iter().enumerate() {
             let rel: [f32; D] = std::array::from_fn(|k| (p[k] - grid.origin[k]) as f32);
             let mut found = Vec::new();
@@ -176,6 +239,9 @@ mod tests {
             found.dedup();
             assert_eq!(found.len(), unique, "a candidate visited twice");
             assert_eq!(near, brute, "particle {i}");
+            if !brute.iter().all(|&j| j == i) {
+                assert!(occ.near(rel), "occupancy misses a neighbour of {i}");
+            }
         }
     }
 

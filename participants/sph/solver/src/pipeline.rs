@@ -20,7 +20,7 @@ use crate::eos::{Tait, TaitFast};
 use crate::error::{Result, SphError};
 use crate::integrator::{correct, predict};
 use crate::kernel::{Cubic, Kernel, KernelKind, PairKernel, Wendland};
-use crate::neighbours::CellGrid;
+use crate::neighbours::{CellGrid, Occupancy};
 use crate::parameters::{Parameters, Viscosity};
 use crate::particles::{Fluid, Markers, Packed};
 use nalgebra::{Point3, Vector3};
@@ -73,6 +73,9 @@ struct Work {
     marker_acc: Vec<[f64; 3]>,
     wanted: Vec<bool>,
     adami: Vec<[f32; 6]>,
+    occupancy: Occupancy,
+    /// Extent of the particles at the last sort (internal axes).
+    span: [f64; 3],
     /// The extremes of the evaluation at the current state, once done.
     fresh: Option<Extremes>,
 }
@@ -434,6 +437,7 @@ impl Simulation {
         self.markers.permute(&w.order, &mut w.tmp);
         w.wanted.clear();
         w.wanted.extend(self.markers.body.iter().map(|&b| self.bodies[b as usize].loads));
+        w.span = std::array::from_fn(|k| hi[k] - lo[k]);
         w.grid = Some(grid);
         Ok(())
     }
@@ -468,6 +472,7 @@ impl Simulation {
         w.pm.reset(nm, D, rho0, true);
         w.pm.fill_kinematics(D, &self.markers.x, &self.markers.vwall, &grid.origin);
         let g: [f64; 3] = std::array::from_fn(|k| self.consts.g[k] as f64);
+        w.occupancy.build(D, &w.pf.x, n, w.span.map(|s| s + radius), radius);
         let radius = radius as f32;
         adami_pass::<D, K>(
             &kernel,
@@ -480,6 +485,7 @@ impl Simulation {
             g,
             self.params.boundary,
             &self.eos,
+            &w.occupancy,
             &mut w.adami,
         );
         w.rhs.resize(n, [0.0; 4]);

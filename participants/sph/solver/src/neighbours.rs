@@ -144,14 +144,15 @@ impl Occupancy {
     /// grid origin) for a grid spanning `span` with cells of at least `radius`.
     pub fn build(&mut self, dim: usize, x: &[Vec<f32>; 3], count: usize, span: [f64; 3], radius: f64) {
         let mut total = 1;
-        for k in 0..3 {
-            let cells = if k < dim { ((span[k] / radius).floor() as usize + 1).max(1) } else { 1 };
+        for (k, &extent) in span.iter().enumerate() {
+            let cells = if k < dim { ((extent / radius).floor() as usize + 1).max(1) } else { 1 };
             self.n[k] = cells;
             self.inv[k] = if k < dim { (1.0 / radius) as f32 } else { 0.0 };
             total *= cells;
         }
         self.cells.clear();
         self.cells.resize(total, false);
+        #[allow(clippy::needless_range_loop)]
         for i in 0..count {
             let c: [usize; 3] = std::array::from_fn(|k| if k < dim { self.coord(x[k][i], k) } else { 0 });
             self.cells[(c[2] * self.n[1] + c[1]) * self.n[0] + c[0]] = true;

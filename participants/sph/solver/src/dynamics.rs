@@ -223,72 +223,265 @@ pub(crate) struct Pass<'a, K> {
     pub mstarts: &'a [u32],
 }
 
-/// Fluid particles `first..` (one chunk): right-hand side, shift, extremes.
-#[inline(always)]
-fn fluid_chunk<const D: usize, K: PairKernel, const SHIFT: bool>(
-    p: &Pass<K>,
-    first: usize,
-    rhs: &mut [Rhs],
-    shift: &mut [[f64; 3]],
-) -> Extremes {
-    let mut ext = Extremes::default();
-    for (o, (r, sh)) in rhs.iter_mut().zip(shift.iter_mut()).enumerate() {
-        let me = Me::<D>::of(p.fluid, first + o, false);
-        let mut out = ([0.0f64; D], 0.0f64, [0.0f64; D], 0.0f32);
-        p.grid.for_each_range(p.fstarts, me.x, p.radius, |s, e| {
-            fluid_row::<D, K, SHIFT, false>(p.c, p.kernel, &me, p.fluid, (s, e), &mut out)
-        });
-        p.grid.for_each_range(p.mstarts, me.x, p.radius, |s, e| {
-            fluid_row::<D, K, false, true>(p.c, p.kernel, &me, p.markers, (s, e), &mut out)
-        });
-        let mut a2 = 0.0;
-        for k in 0..D {
-            r[k] = out.0[k] + p.c.g[k] as f64;
-            a2 += r[k] * r[k];
-            sh[k] = if SHIFT { p.c.shift as f64 * out.2[k] } else { 0.0 };
-        }
-        r[3] = out.1;
-        ext = ext.max(Extremes { visc: out.3 as f64, acc2: a2 });
-    }
-    ext
+/// Accumulators that particles write into for their neighbours: the j side of every pair,
+/// f32, one entry per fluid particle plus padding.
+#[derive(Debug, Default)]
+pub(crate) struct Scatter {
+    a: [Vec<f32>; 3],
+    d: Vec<f32>,
+    s: [Vec<f32>; 3],
 }
 
-/// [`fluid_chunk`] compiled for 256-bit vectors.
+impl Scatter {
+    fn reset(&mut self, n: usize) {
+        for v in self.a.iter_mut().chain(self.s.iter_mut()).chain(std::iter::once(&mut self.d)) {
+            v.clear();
+            v.resize(n + LANES, 0.0);
+        }
+    }
+}
+
+/// Raw access to the outputs of the fluid pass from concurrent slab tasks.
+///
+/// Safety argument: a task of slab `s` writes the own-side results of the particles of slab
+/// `s` and the j side of pairs whose other particle lies in slab `s` or `s + 1` (a slab is at
+/// least one search radius thick, and j comes after i in cell order). Tasks run in two phases,
+/// even slabs then odd ones, so no two concurrent tasks touch the same entry.
+struct Shared<const D: usize> {
+    a: [*mut f32; 3],
+    d: *mut f32,
+    s: [*mut f32; 3],
+    rhs: *mut Rhs,
+    shift: *mut [f64; 3],
+}
+
+// SAFETY: see the type's documentation; the pointers outlive the pass.
+unsafe impl<const D: usize> Sync for Shared<D> {}
+// SAFETY: as above.
+unsafe impl<const D: usize> Send for Shared<D> {}
+
+/// The pair terms of `me` (particle `i`) with fluid candidates `s..e` (all after `i`), both
+/// sides: i's side into `own`, j's side into the scatter arrays.
 ///
 /// # Safety
-/// Only call where [`wide_vectors`] is true.
+/// The caller holds the slab discipline of [`Shared`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn pair_row<const D: usize, K: PairKernel, const SHIFT: bool>(
+    c: &PairConsts,
+    kernel: &K,
+    me: &Me<D>,
+    src: &Packed,
+    (s, e): (usize, usize),
+    own: &mut ([f64; D], f64, [f64; D], f32),
+    out: &Shared<D>,
+) {
+    let mut acc = Lanes::<D>::new();
+    let mut j = s;
+    while j < e {
+        let xs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&src.x[k], j));
+        let vs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&src.v[k], j));
+        let rho = group(&src.rho, j);
+        let irho = group(&src.inv_rho, j);
+        let por = group(&src.por, j);
+        let mut ja = [[0.0f32; LANES]; D];
+        let mut jd = [0.0f32; LANES];
+        let mut js = [[0.0f32; LANES]; D];
+        for l in 0..LANES {
+            let valid = if j + l < e { 1.0f32 } else { 0.0 };
+            let mut dx = [0.0f32; D];
+            let mut r2 = 0.0f32;
+            for k in 0..D {
+                dx[k] = me.x[k] - xs[k][l];
+                r2 += dx[k] * dx[k];
+            }
+            let q = r2.sqrt() * c.inv_h;
+            let inside = if q < 2.0 { valid } else { 0.0 };
+            let (w, f) = if SHIFT { kernel.eval(q) } else { (0.0, kernel.grad(q)) };
+            let f = f * valid;
+            let mut dv = [0.0f32; D];
+            let mut vr = 0.0f32;
+            for k in 0..D {
+                dv[k] = me.v[k] - vs[k][l];
+                vr += dv[k] * dx[k];
+            }
+            // One division for 1/(r² + η²) and 1/(ρ_i + ρ_j).
+            let (den, rs) = (r2 + c.eta2, me.rho + rho[l]);
+            let inv = 1.0 / (den * rs);
+            let (inv_den, sum_rho_inv) = (inv * rs, inv * den);
+            let mu = c.h * vr * inv_den;
+            let pi = -2.0 * c.alpha_c0 * mu.min(0.0) * sum_rho_inv;
+            let pres = me.por * irho[l] + por[l] * me.inv_rho;
+            let radial = -c.m * (pres + pi) * f;
+            let lam = c.m * c.lam * f * r2 * inv_den * sum_rho_inv;
+            for k in 0..D {
+                let t = radial * dx[k] + lam * dv[k];
+                acc.a[k][l] += t;
+                ja[k][l] = -t;
+            }
+            let mut gdx = 0.0f32;
+            for k in 0..D {
+                gdx += c.g[k] * dx[k];
+            }
+            let fv = c.m * f * vr;
+            let spread = c.diff * ((rho[l] - me.rho) + c.k_h * gdx) * (-f * r2) * inv_den * c.m;
+            acc.d[l] += fv * me.rho * irho[l] + spread * irho[l];
+            jd[l] = fv * rho[l] * me.inv_rho - spread * me.inv_rho;
+            acc.visc[l] = acc.visc[l].max((mu * inside).abs());
+            if SHIFT {
+                let ws = 2.0 * c.m * w * valid * sum_rho_inv;
+                for k in 0..D {
+                    acc.s[k][l] -= ws * dv[k];
+                    js[k][l] = ws * dv[k];
+                }
+            }
+        }
+        // SAFETY: entries j..j + m belong to this task's slab or the next (see `Shared`).
+        let m = (e - j).min(LANES);
+        for l in 0..m {
+            for k in 0..D {
+                *out.a[k].add(j + l) += ja[k][l];
+                if SHIFT {
+                    *out.s[k].add(j + l) += js[k][l];
+                }
+            }
+            *out.d.add(j + l) += jd[l];
+        }
+        j += LANES;
+    }
+    for k in 0..D {
+        own.0[k] += acc.a[k].iter().sum::<f32>() as f64;
+        if SHIFT {
+            own.2[k] += acc.s[k].iter().sum::<f32>() as f64;
+        }
+    }
+    own.1 += acc.d.iter().sum::<f32>() as f64;
+    own.3 = acc.visc.iter().fold(own.3, |m, &x| m.max(x));
+}
+
+/// One slab: every particle in `first..last` with its later fluid neighbours (both sides) and
+/// its markers (own side); returns the largest viscous term.
+///
+/// # Safety
+/// The caller holds the slab discipline of [`Shared`].
+#[inline(always)]
+unsafe fn slab<const D: usize, K: PairKernel, const SHIFT: bool>(
+    p: &Pass<K>,
+    (first, last): (usize, usize),
+    out: &Shared<D>,
+) -> f32 {
+    let mut visc = 0.0f32;
+    for i in first..last {
+        let me = Me::<D>::of(p.fluid, i, false);
+        let mut own = ([0.0f64; D], 0.0f64, [0.0f64; D], 0.0f32);
+        p.grid.for_each_range(p.fstarts, me.x, p.radius, |s, e| {
+            let s = s.max(i + 1);
+            if s < e {
+                pair_row::<D, K, SHIFT>(p.c, p.kernel, &me, p.fluid, (s, e), &mut own, out)
+            }
+        });
+        p.grid.for_each_range(p.mstarts, me.x, p.radius, |s, e| {
+            fluid_row::<D, K, false, true>(p.c, p.kernel, &me, p.markers, (s, e), &mut own)
+        });
+        let r = &mut *out.rhs.add(i);
+        let sh = &mut *out.shift.add(i);
+        r[..D].copy_from_slice(&own.0);
+        r[3] = own.1;
+        sh[..D].copy_from_slice(&own.2);
+        visc = visc.max(own.3);
+    }
+    visc
+}
+
+/// [`slab`] compiled for 256-bit vectors.
+///
+/// # Safety
+/// As [`slab`], and only where [`wide_vectors`] is true.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn fluid_chunk_wide<const D: usize, K: PairKernel, const SHIFT: bool>(
+unsafe fn slab_wide<const D: usize, K: PairKernel, const SHIFT: bool>(
     p: &Pass<K>,
-    first: usize,
-    rhs: &mut [Rhs],
-    shift: &mut [[f64; 3]],
-) -> Extremes {
-    fluid_chunk::<D, K, SHIFT>(p, first, rhs, shift)
+    range: (usize, usize),
+    out: &Shared<D>,
+) -> f32 {
+    slab::<D, K, SHIFT>(p, range, out)
 }
 
 /// The fluid pass: fills `rhs` (and `shift` when `SHIFT`) for every fluid particle; returns
 /// the time-step extremes.
+///
+/// Each fluid pair is evaluated once, by the particle that comes first in cell order, which
+/// adds the result to itself and subtracts it from the other. The particles are cut into
+/// slabs along the last axis, each at least one search radius thick; the even slabs run in
+/// parallel, then the odd ones, so writes never collide, and every particle receives its
+/// terms in the same order whatever the number of threads.
 pub(crate) fn fluid_pass<const D: usize, K: PairKernel, const SHIFT: bool>(
     p: &Pass<K>,
+    scatter: &mut Scatter,
     rhs: &mut [Rhs],
     shift: &mut [[f64; 3]],
 ) -> Extremes {
+    let n = rhs.len();
+    scatter.reset(n);
+    // Slab boundaries: whole layers of cells along the last axis.
+    let g = p.grid;
+    let layer_cells: usize = (0..D - 1).map(|k| g.n[k]).product();
+    let thick = ((p.radius as f64 / g.cell[D - 1]).ceil() as usize).max(1);
+    let layers = g.n[D - 1];
+    let bounds: Vec<usize> =
+        (0..layers.div_ceil(thick) + 1).map(|s| p.fstarts[(s * thick).min(layers) * layer_cells] as usize).collect();
+    let slabs: Vec<(usize, usize)> = bounds.windows(2).map(|w| (w[0], w[1])).collect();
+    let out = Shared::<D> {
+        a: std::array::from_fn(|k| scatter.a[k].as_mut_ptr()),
+        d: scatter.d.as_mut_ptr(),
+        s: std::array::from_fn(|k| scatter.s[k].as_mut_ptr()),
+        rhs: rhs.as_mut_ptr(),
+        shift: shift.as_mut_ptr(),
+    };
     let wide = wide_vectors();
+    let mut visc = 0.0f32;
+    for parity in 0..2 {
+        let v = slabs
+            .par_iter()
+            .skip(parity)
+            .step_by(2)
+            .map(|&range| {
+                #[cfg(target_arch = "x86_64")]
+                if wide {
+                    // SAFETY: AVX2 is present; the slab discipline holds (this phase runs
+                    // slabs of one parity only).
+                    return unsafe { slab_wide::<D, K, SHIFT>(p, range, &out) };
+                }
+                let _ = wide;
+                // SAFETY: the slab discipline holds (one parity per phase).
+                unsafe { slab::<D, K, SHIFT>(p, range, &out) }
+            })
+            .reduce(|| 0.0, f32::max);
+        visc = visc.max(v);
+    }
+    let g = p.c.g;
+    let eps = p.c.shift as f64;
+    let sc: &Scatter = scatter;
     rhs.par_chunks_mut(CHUNK)
         .zip(shift.par_chunks_mut(CHUNK))
         .enumerate()
         .map(|(ci, (rhs, shift))| {
-            #[cfg(target_arch = "x86_64")]
-            if wide {
-                // SAFETY: the CPU has AVX2 (checked by `wide_vectors`).
-                return unsafe { fluid_chunk_wide::<D, K, SHIFT>(p, ci * CHUNK, rhs, shift) };
+            let mut acc2: f64 = 0.0;
+            for (o, (r, sh)) in rhs.iter_mut().zip(shift.iter_mut()).enumerate() {
+                let i = ci * CHUNK + o;
+                let mut a2 = 0.0;
+                for k in 0..D {
+                    r[k] += sc.a[k][i] as f64 + g[k] as f64;
+                    a2 += r[k] * r[k];
+                    sh[k] = if SHIFT { eps * (sh[k] + sc.s[k][i] as f64) } else { 0.0 };
+                }
+                r[3] += sc.d[i] as f64;
+                acc2 = acc2.max(a2);
             }
-            let _ = wide;
-            fluid_chunk::<D, K, SHIFT>(p, ci * CHUNK, rhs, shift)
+            Extremes { visc: 0.0, acc2 }
         })
         .reduce(Extremes::default, Extremes::max)
+        .max(Extremes { visc: visc as f64, acc2: 0.0 })
 }
 
 /// Momentum terms on marker `me` (its viscous velocity in `me.v`) from fluid candidates.

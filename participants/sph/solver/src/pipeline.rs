@@ -15,7 +15,7 @@
 
 use crate::bodies::{Body, BodyId, BodyLoads, Motion};
 use crate::boundary::adami_pass;
-use crate::dynamics::{fluid_pass, marker_forces, Extremes, PairConsts, Pass, Rhs};
+use crate::dynamics::{fluid_pass, marker_forces, Extremes, PairConsts, Pass, Rhs, Scatter};
 use crate::eos::{Tait, TaitFast};
 use crate::error::{Result, SphError};
 use crate::integrator::{correct, predict};
@@ -73,6 +73,7 @@ struct Work {
     marker_acc: Vec<[f64; 3]>,
     wanted: Vec<bool>,
     adami: Vec<[f32; 6]>,
+    scatter: Scatter,
     occupancy: Occupancy,
     /// Extent of the particles at the last sort (internal axes).
     span: [f64; 3],
@@ -501,9 +502,9 @@ impl Simulation {
             mstarts: &w.mstarts,
         };
         let ext = if self.params.shifting.is_some() && stage == Stage::Half {
-            fluid_pass::<D, K, true>(&pass, &mut w.rhs, &mut w.shift)
+            fluid_pass::<D, K, true>(&pass, &mut w.scatter, &mut w.rhs, &mut w.shift)
         } else {
-            fluid_pass::<D, K, false>(&pass, &mut w.rhs, &mut w.shift)
+            fluid_pass::<D, K, false>(&pass, &mut w.scatter, &mut w.rhs, &mut w.shift)
         };
         if loads {
             w.marker_acc.resize(nm, [0.0; 3]);

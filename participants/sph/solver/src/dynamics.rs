@@ -24,7 +24,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::kernel::PairKernel;
-use crate::neighbours::CellGrid;
+use crate::neighbours::{CellGrid, Occupancy};
 use crate::particles::{group, Packed, LANES};
 use rayon::prelude::*;
 
@@ -221,6 +221,8 @@ pub(crate) struct Pass<'a, K> {
     pub fstarts: &'a [u32],
     pub markers: &'a Packed,
     pub mstarts: &'a [u32],
+    /// Where markers are (a fluid particle far from all of them skips their query).
+    pub marker_occupancy: &'a Occupancy,
 }
 
 /// Accumulators that particles write into for their neighbours: the j side of every pair,
@@ -374,15 +376,14 @@ unsafe fn slab<const D: usize, K: PairKernel, const SHIFT: bool>(
     for i in first..last {
         let me = Me::<D>::of(p.fluid, i, false);
         let mut own = ([0.0f64; D], 0.0f64, [0.0f64; D], 0.0f32);
-        p.grid.for_each_range(p.fstarts, me.x, p.radius, |s, e| {
-            let s = s.max(i + 1);
-            if s < e {
-                pair_row::<D, K, SHIFT>(p.c, p.kernel, &me, p.fluid, (s, e), &mut own, out)
-            }
+        p.grid.for_each_range_after(p.fstarts, me.x, p.radius, i + 1, |s, e| {
+            pair_row::<D, K, SHIFT>(p.c, p.kernel, &me, p.fluid, (s, e), &mut own, out)
         });
-        p.grid.for_each_range(p.mstarts, me.x, p.radius, |s, e| {
-            fluid_row::<D, K, false, true>(p.c, p.kernel, &me, p.markers, (s, e), &mut own)
-        });
+        if p.marker_occupancy.near(me.x) {
+            p.grid.for_each_range(p.mstarts, me.x, p.radius, |s, e| {
+                fluid_row::<D, K, false, true>(p.c, p.kernel, &me, p.markers, (s, e), &mut own)
+            });
+        }
         let r = &mut *out.rhs.add(i);
         let sh = &mut *out.shift.add(i);
         r[..D].copy_from_slice(&own.0);

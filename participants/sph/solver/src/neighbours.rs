@@ -95,6 +95,20 @@ impl CellGrid {
         starts: &[u32],
         p: [f32; D],
         radius: f32,
+        f: impl FnMut(usize, usize),
+    ) {
+        self.for_each_range_after(starts, p, radius, 0, f)
+    }
+
+    /// [`CellGrid::for_each_range`] restricted to indices `≥ after`: rows that end before it
+    /// are skipped before any arithmetic, and ranges are clipped.
+    #[inline]
+    pub fn for_each_range_after<const D: usize>(
+        &self,
+        starts: &[u32],
+        p: [f32; D],
+        radius: f32,
+        after: usize,
         mut f: impl FnMut(usize, usize),
     ) {
         let c = self.cell.map(|c| c as f32);
@@ -114,14 +128,17 @@ impl CellGrid {
         for c2 in lo2..=hi2 {
             let g2 = if D == 3 { gap(c2, 2) } else { 0.0 };
             for c1 in lo1..=hi1 {
+                let base = (c2 * self.n[1] + c1) * n0;
+                if (starts[base + n0] as usize) <= after {
+                    continue;
+                }
                 let rem = r2 - g2 - gap(c1, 1);
                 if rem < 0.0 {
                     continue;
                 }
                 let chord = rem.sqrt();
                 let (x0, x1) = (clamp(p[0] - chord, 0), clamp(p[0] + chord, 0));
-                let base = (c2 * self.n[1] + c1) * n0;
-                let (s, e) = (starts[base + x0] as usize, starts[base + x1 + 1] as usize);
+                let (s, e) = ((starts[base + x0] as usize).max(after), starts[base + x1 + 1] as usize);
                 if e > s {
                     f(s, e);
                 }

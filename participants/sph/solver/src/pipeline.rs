@@ -75,6 +75,7 @@ struct Work {
     adami: Vec<[f32; 6]>,
     scatter: Scatter,
     occupancy: Occupancy,
+    marker_occupancy: Occupancy,
     /// Extent of the particles at the last sort (internal axes).
     span: [f64; 3],
     /// The extremes of the evaluation at the current state, once done.
@@ -474,6 +475,7 @@ impl Simulation {
         w.pm.fill_kinematics(D, &self.markers.x, &self.markers.vwall, &grid.origin);
         let g: [f64; 3] = std::array::from_fn(|k| self.consts.g[k] as f64);
         w.occupancy.build(D, &w.pf.x, n, w.span.map(|s| s + radius), radius);
+        w.marker_occupancy.build(D, &w.pm.x, nm, w.span.map(|s| s + radius), radius);
         let radius = radius as f32;
         adami_pass::<D, K>(
             &kernel,
@@ -500,6 +502,7 @@ impl Simulation {
             fstarts: &w.fstarts,
             markers: &w.pm,
             mstarts: &w.mstarts,
+            marker_occupancy: &w.marker_occupancy,
         };
         let ext = if self.params.shifting.is_some() && stage == Stage::Half {
             fluid_pass::<D, K, true>(&pass, &mut w.scatter, &mut w.rhs, &mut w.shift)

@@ -1,5 +1,6 @@
 //! The right-hand side of the fluid equations: momentum (pressure, viscosity, gravity) and
-//! continuity (with δ-SPH diffusion), summed over neighbours in gather form.
+//! continuity (with δ-SPH diffusion). Fluid–fluid pairs are evaluated once and applied to both
+//! particles ([`fluid_pass`]); fluid–marker pairs are gathered by the fluid particle.
 //!
 //! For particle i and neighbour j (r_ij = x_i − x_j, v_ij = v_i − v_j, ∇_i W_ij = F r_ij):
 //!
@@ -18,7 +19,8 @@
 //! what the marker exerts on the fluid.
 //!
 //! Each pair term is evaluated in f32 in groups of [`LANES`] candidates, branch-free so that the
-//! compiler vectorises the group; each row of candidates is then added into f64 sums.
+//! compiler vectorises the group; each row of candidates is then added into f64 sums on the
+//! particle's own side, and the other side's terms into f32 accumulators.
 
 // Index loops over the fixed-size lane arrays are the pattern the vectoriser handles best.
 #![allow(clippy::needless_range_loop)]

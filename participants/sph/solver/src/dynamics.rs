@@ -111,11 +111,11 @@ impl<const D: usize> Lanes<D> {
     }
 }
 
-/// Pair terms of particle `me` with the candidates `s..e` of `src`, added to `out`.
-/// `WALL`: the source is a marker set (its viscous velocity differs from its wall velocity,
-/// and no shifting); `SHIFT`: accumulate the XSPH sum.
+/// Pair terms of fluid particle `me` with the marker candidates `s..e` of `src`, added to
+/// `out` (fluid side only): continuity sees the wall velocity, the viscous terms the marker's
+/// viscous velocity (wall or mirrored).
 #[inline(always)]
-fn fluid_row<const D: usize, K: PairKernel, const SHIFT: bool, const WALL: bool>(
+fn marker_neighbours<const D: usize, K: PairKernel>(
     c: &PairConsts,
     kernel: &K,
     me: &Me<D>,
@@ -128,8 +128,7 @@ fn fluid_row<const D: usize, K: PairKernel, const SHIFT: bool, const WALL: bool>
     while j < e {
         let xs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&src.x[k], j));
         let vs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&src.v[k], j));
-        let vvs: [&[f32; LANES]; D] =
-            std::array::from_fn(|k| if WALL { group(&src.vv[k], j) } else { group(&src.v[k], j) });
+        let vvs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&src.vv[k], j));
         let rho = group(&src.rho, j);
         let irho = group(&src.inv_rho, j);
         let por = group(&src.por, j);
@@ -143,23 +142,15 @@ fn fluid_row<const D: usize, K: PairKernel, const SHIFT: bool, const WALL: bool>
             }
             let q = r2.sqrt() * c.inv_h;
             let inside = if q < 2.0 { valid } else { 0.0 };
-            let (w, f) = if SHIFT { kernel.eval(q) } else { (0.0, kernel.grad(q)) };
-            let f = f * valid;
+            let f = kernel.grad(q) * valid;
             let mut dv = [0.0f32; D];
             let mut vr = 0.0f32;
+            let mut vr_cont = 0.0f32;
             for k in 0..D {
                 dv[k] = me.v[k] - vvs[k][l];
                 vr += dv[k] * dx[k];
+                vr_cont += (me.v[k] - vs[k][l]) * dx[k];
             }
-            let vr_cont = if WALL {
-                let mut t = 0.0f32;
-                for k in 0..D {
-                    t += (me.v[k] - vs[k][l]) * dx[k];
-                }
-                t
-            } else {
-                vr
-            };
             // One division for 1/(r² + η²) and 1/(ρ_i + ρ_j).
             let (den, rs) = (r2 + c.eta2, me.rho + rho[l]);
             let inv = 1.0 / (den * rs);
@@ -180,20 +171,11 @@ fn fluid_row<const D: usize, K: PairKernel, const SHIFT: bool, const WALL: bool>
             let diff = c.diff * ((rho[l] - me.rho) + c.k_h * gdx) * (-f * r2) * inv_den * c.m * irho[l];
             acc.d[l] += cont + diff;
             acc.visc[l] = acc.visc[l].max((mu * inside).abs());
-            if SHIFT {
-                let ws = 2.0 * c.m * w * valid * sum_rho_inv;
-                for k in 0..D {
-                    acc.s[k][l] -= ws * dv[k];
-                }
-            }
         }
         j += LANES;
     }
     for k in 0..D {
         out.0[k] += acc.a[k].iter().sum::<f32>() as f64;
-        if SHIFT {
-            out.2[k] += acc.s[k].iter().sum::<f32>() as f64;
-        }
     }
     out.1 += acc.d.iter().sum::<f32>() as f64;
     out.3 = acc.visc.iter().fold(out.3, |m, &x| m.max(x));
@@ -383,7 +365,7 @@ unsafe fn slab<const D: usize, K: PairKernel, const SHIFT: bool>(
         });
         if p.marker_occupancy.near(me.x) {
             p.grid.for_each_range(p.mstarts, me.x, p.radius, |s, e| {
-                fluid_row::<D, K, false, true>(p.c, p.kernel, &me, p.markers, (s, e), &mut own)
+                marker_neighbours::<D, K>(p.c, p.kernel, &me, p.markers, (s, e), &mut own)
             });
         }
         let r = &mut *out.rhs.add(i);

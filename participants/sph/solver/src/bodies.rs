@@ -70,13 +70,13 @@ impl BodySpec {
 pub struct Motion {
     /// Pose of the body frame.
     pub pose: Isometry3<f64>,
-    /// Velocity of the reference point [m/s].
+    /// Velocity of the reference point (m/s).
     pub linvel: Vector3<f64>,
-    /// Angular velocity [rad/s].
+    /// Angular velocity (rad/s).
     pub angvel: Vector3<f64>,
-    /// Acceleration of the reference point [m/s²]; enters the marker pressure only.
+    /// Acceleration of the reference point (m/s²); enters the marker pressure only.
     pub linacc: Vector3<f64>,
-    /// Angular acceleration [rad/s²]; enters the marker pressure only.
+    /// Angular acceleration (rad/s²); enters the marker pressure only.
     pub angacc: Vector3<f64>,
 }
 
@@ -112,9 +112,9 @@ impl Motion {
 /// metre of depth, with the force in x–z and the torque about y.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct BodyLoads {
-    /// Force [N] (2D: N/m).
+    /// Force (N) (2D: N/m).
     pub force: Vector3<f64>,
-    /// Torque [N m] (2D: N m/m).
+    /// Torque (N m) (2D: N m/m).
     pub torque: Vector3<f64>,
 }
 

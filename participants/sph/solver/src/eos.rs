@@ -3,21 +3,21 @@
 /// `p = B [(ρ/ρ0)^γ − 1]` with `B = ρ0 c0² / γ`, so that the sound speed at rest is `c0`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Tait {
-    /// Rest density ρ0 [kg/m³].
+    /// Rest density ρ0 (kg/m³).
     pub rest_density: f64,
-    /// Numerical sound speed c0 [m/s].
+    /// Numerical sound speed c0 (m/s).
     pub sound_speed: f64,
     /// Exponent γ (7 for water).
     pub gamma: f64,
 }
 
 impl Tait {
-    /// The stiffness B = ρ0 c0² / γ [Pa].
+    /// The stiffness B = ρ0 c0² / γ (Pa).
     pub fn stiffness(&self) -> f64 {
         self.rest_density * self.sound_speed * self.sound_speed / self.gamma
     }
 
-    /// Pressure [Pa] at density `rho`.
+    /// Pressure (Pa) at density `rho`.
     pub fn pressure(&self, rho: f64) -> f64 {
         self.stiffness() * ((rho / self.rest_density).powf(self.gamma) - 1.0)
     }

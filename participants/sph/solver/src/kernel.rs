@@ -21,7 +21,7 @@ pub enum KernelKind {
 pub struct Kernel {
     /// The function.
     pub kind: KernelKind,
-    /// Smoothing length h [m]; the support radius is 2h.
+    /// Smoothing length h (m); the support radius is 2h.
     pub h: f64,
     /// Space dimension, 2 or 3.
     pub dim: usize,

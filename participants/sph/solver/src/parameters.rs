@@ -42,7 +42,7 @@ pub enum Viscosity {
     },
     /// Laminar viscosity in the Lo–Shao form.
     Laminar {
-        /// Kinematic viscosity ν [m²/s].
+        /// Kinematic viscosity ν (m²/s).
         kinematic: f64,
     },
 }
@@ -72,19 +72,19 @@ pub struct BoundaryOptions {
 pub struct Parameters {
     /// 2D (x–z plane) or 3D.
     pub dimension: Dimension,
-    /// Initial particle spacing dp [m]; particle and marker mass is ρ0 dp^dim.
+    /// Initial particle spacing dp (m); particle and marker mass is ρ0 dp^dim.
     pub spacing: f64,
     /// h / dp.
     pub smoothing_ratio: f64,
     /// Kernel function.
     pub kernel: KernelKind,
-    /// Rest density ρ0 [kg/m³].
+    /// Rest density ρ0 (kg/m³).
     pub rest_density: f64,
-    /// Numerical sound speed c0 [m/s].
+    /// Numerical sound speed c0 (m/s).
     pub sound_speed: f64,
     /// Tait exponent γ.
     pub gamma: f64,
-    /// Gravity [m/s²], world frame; in 2D its y component is ignored.
+    /// Gravity (m/s²), world frame; in 2D its y component is ignored.
     pub gravity: Vector3<f64>,
     /// Viscous term.
     pub viscosity: Viscosity,
@@ -146,7 +146,7 @@ impl Parameters {
         20.0 * (gravity.abs() * depth).sqrt()
     }
 
-    /// Smoothing length h [m].
+    /// Smoothing length h (m).
     pub fn h(&self) -> f64 {
         self.smoothing_ratio * self.spacing
     }

@@ -146,7 +146,7 @@ impl Simulation {
         &self.params
     }
 
-    /// Simulated time [s].
+    /// Simulated time (s).
     pub fn time(&self) -> f64 {
         self.time
     }
@@ -214,17 +214,17 @@ impl Simulation {
         (0..self.fluid.len()).map(|i| self.world(&self.fluid.v, i).coords).collect()
     }
 
-    /// Fluid densities [kg/m³].
+    /// Fluid densities (kg/m³).
     pub fn fluid_densities(&self) -> &[f64] {
         &self.fluid.rho
     }
 
-    /// Fluid pressures [Pa] from the equation of state.
+    /// Fluid pressures (Pa) from the equation of state.
     pub fn fluid_pressures(&self) -> Vec<f64> {
         self.fluid.rho.iter().map(|&r| self.eos.pressure(r)).collect()
     }
 
-    /// Kinetic energy of the fluid [J] (2D: J/m).
+    /// Kinetic energy of the fluid (J) (2D: J/m).
     pub fn kinetic_energy(&self) -> f64 {
         let m = self.params.particle_mass();
         (0..self.fluid.len()).map(|i| (0..self.dim).map(|k| self.fluid.v[k][i].powi(2)).sum::<f64>()).sum::<f64>()

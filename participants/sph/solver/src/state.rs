@@ -31,7 +31,7 @@ impl std::fmt::Debug for SphState {
 }
 
 impl SphState {
-    /// Simulated time of the state [s].
+    /// Simulated time of the state (s).
     pub fn time(&self) -> f64 {
         self.time
     }

@@ -22,19 +22,19 @@ use nalgebra::{Point3, Vector3};
 pub enum Shape {
     /// A box of the given half extents, centred on the origin.
     Box {
-        /// Half side lengths [m].
+        /// Half side lengths (m).
         half_extents: Vector3<f64>,
     },
     /// A sphere (a disc in 2D) centred on the origin.
     Sphere {
-        /// Radius [m].
+        /// Radius (m).
         radius: f64,
     },
     /// A cylinder along the body z axis, centred on the origin.
     Cylinder {
-        /// Radius [m].
+        /// Radius (m).
         radius: f64,
-        /// Half length [m].
+        /// Half length (m).
         half_length: f64,
     },
     /// A closed triangle mesh (watertight; inside by ray parity).
@@ -42,7 +42,7 @@ pub enum Shape {
     /// The walls of a tank whose *inside* is the box of the given half extents centred on the
     /// origin: the solid is the shell of marker layers around it (without a lid if `open_top`).
     Container {
-        /// Half extents of the fluid space inside [m].
+        /// Half extents of the fluid space inside (m).
         half_extents: Vector3<f64>,
         /// No lid (the walls still reach the top of the inside box).
         open_top: bool,

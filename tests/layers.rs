@@ -43,6 +43,28 @@ fn solver_crates_depend_on_numerics_only() {
     let tdpf: Vec<&str> = NUMERICS.iter().copied().chain(["tidelink-hydro-data"]).collect();
     only("participants/tdpf/solver/Cargo.toml", &tdpf, why);
     only("formats/hydro-data/Cargo.toml", &["nalgebra"], "the data model is plain numbers");
+    // The SPH solver also reads body meshes (tobj, stl_io); its tests and benchmark draw a PNG
+    // and read CPU time (plotters, libc), never the library itself.
+    let sph: Vec<&str> = NUMERICS.iter().copied().chain(["tobj", "stl_io"]).collect();
+    for section in ["dependencies", "build-dependencies"] {
+        for d in deps("participants/sph/solver/Cargo.toml", section) {
+            assert!(sph.contains(&d.as_str()), "participants/sph/solver/Cargo.toml [{section}] has `{d}`: {why}");
+        }
+    }
+    let sph_dev: Vec<&str> = sph.iter().copied().chain(["plotters", "libc"]).collect();
+    only_section(
+        "participants/sph/solver/Cargo.toml",
+        "dev-dependencies",
+        &sph_dev,
+        "tests may plot and time, nothing more",
+    );
+}
+
+/// Every dependency in one section of `manifest` must be in `allowed`.
+fn only_section(manifest: &str, section: &str, allowed: &[&str], why: &str) {
+    for d in deps(manifest, section) {
+        assert!(allowed.contains(&d.as_str()), "{manifest} [{section}] has `{d}`: {why}");
+    }
 }
 
 #[test]

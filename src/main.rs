@@ -19,6 +19,7 @@ mod supervise;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tidelink_adapter_core::coupling::Backend;
@@ -115,8 +116,14 @@ fn check_command(case: &std::path::Path, backend: Option<Backend>) -> bool {
         }
         checked
     };
+    // Written, not printed: a reader that closes the pipe (`| head`) ends the listing, never
+    // the program; the exit code still says whether the case checks.
+    let mut out = std::io::stdout().lock();
+    let mut say = |line: String| {
+        let _ = writeln!(out, "{line}");
+    };
     for d in &checked.diags.0 {
-        println!("{d}");
+        say(d.to_string());
     }
     let errors = checked.diags.errors().count();
     let warnings = checked.diags.warnings().count();
@@ -126,9 +133,9 @@ fn check_command(case: &std::path::Path, backend: Option<Backend>) -> bool {
         None => format!("case `{}`", case.display()),
     };
     if errors == 0 {
-        println!("{what}: no errors ({warnings} warning(s))");
+        say(format!("{what}: no errors ({warnings} warning(s))"));
     } else {
-        println!("{what}: {errors} error(s), {warnings} warning(s)");
+        say(format!("{what}: {errors} error(s), {warnings} warning(s)"));
     }
     errors == 0
 }

@@ -128,6 +128,25 @@ fn text(o: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }
 
+/// `tidelink check … | head` closes the pipe early: the listing ends there, the program does
+/// not panic, and the exit code still says whether the case checks.
+#[test]
+fn check_into_a_closed_pipe_ends_quietly_with_its_exit_code() {
+    let xml = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/tutorials/perpendicular-flap/precice-config.xml");
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let o = Command::new(env!("CARGO_BIN_EXE_tidelink"))
+        .arg("check")
+        .arg(&xml)
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("start tidelink");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(o.status.code(), Some(1), "the configuration has errors (RBF on the native engine): {err}");
+}
+
 /// Asserts an error line `file:line: error: ...fragment...` is in the output.
 fn assert_error_at(out: &str, file: &Path, line: usize, fragment: &str) {
     let prefix = format!("{}:{line}: error: ", file.display());

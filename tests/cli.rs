@@ -485,6 +485,26 @@ fn check_refuses_bodies_that_differ_between_participants_and_passes_the_shipped_
     assert!(t.contains("\"spar\" (index 0) is /body2 of the file"), "{t}");
 }
 
+#[test]
+fn check_names_a_participant_file_started_with_the_wrong_program() {
+    // The manifest's commands swapped between the two participants.
+    let case = sphere_drop_with(&[
+        ("tidelink.yaml", "    command: tidelink-buoyancy\n", "    command: tidelink-swap\n"),
+        ("tidelink.yaml", "    command: tidelink-mbs\n", "    command: tidelink-buoyancy\n"),
+        ("tidelink.yaml", "    command: tidelink-swap\n", "    command: tidelink-mbs\n"),
+    ]);
+    let o = tidelink(&["check"], case.path());
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    assert_error_at(
+        &t,
+        &case.file("fluid/participant.yaml"),
+        2,
+        "this is a `type: BUOYANCY` participant file, but `tidelink-mbs` reads `type: MBS` files",
+    );
+    assert_error_at(&t, &case.file("solid/participant.yaml"), 2, "participant `Solid` with the program for MBS");
+}
+
 /// The shipped sphere_drop with the Fluid mapping read data by RBF, and a watch-point on the
 /// Solid's mesh; `tail` is appended to the manifest.
 fn sphere_drop_with_rbf() -> Case {

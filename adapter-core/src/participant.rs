@@ -56,6 +56,11 @@ pub trait Participant {
     /// The adapter the driver runs.
     type Adapter: Adapter;
 
+    /// The participant files' `type` values this program reads (e.g. `["MBS"]`); a file of
+    /// another type is refused at its `type` line, so swapped manifest commands are caught.
+    /// Empty: no check.
+    const TYPES: &'static [&'static str] = &[];
+
     /// Builds the adapter from the participant file and the XML (both already read and
     /// cross-checked): reads the participant's own files, returns the adapter ready to couple,
     /// its warnings, and the facts other participants' files are checked against.
@@ -147,6 +152,7 @@ pub fn build<P: Participant>(
 ) -> Result<(Built<P::Adapter>, ParticipantFile), ParticipantError> {
     let (file, cfg, mut warnings) =
         spec::load_checked(participant_file, precice_config).map_err(ParticipantError::Files)?;
+    refuse_other_types::<P>(&file)?;
     let mut built = P::build(&file, &cfg).map_err(ParticipantError::Build)?;
     refuse_implicit_without_checkpoints(&built.adapter, &file, &cfg)?;
     warnings.extend(std::mem::take(&mut built.warnings));
@@ -162,6 +168,29 @@ pub fn build_logged<P: Participant>(
     let (built, file) = build::<P>(participant_file, precice_config)?;
     built.warnings.log_warnings();
     Ok((built.adapter, file))
+}
+
+/// A participant file of another `type` than the program reads (a manifest whose commands
+/// are swapped between participants, say) is refused at its `type` line, naming both.
+fn refuse_other_types<P: Participant>(file: &ParticipantFile) -> Result<(), ParticipantError> {
+    let Some(t) = &file.participant_type else { return Ok(()) };
+    if P::TYPES.is_empty() || P::TYPES.iter().any(|ok| ok.eq_ignore_ascii_case(t)) {
+        return Ok(());
+    }
+    let program =
+        std::env::args().next().and_then(|a| Path::new(&a).file_name().map(|n| n.to_string_lossy().into_owned()));
+    let mut d = Diagnostics::default();
+    d.error(
+        file.participant_type_loc.clone(),
+        format!(
+            "this is a `type: {t}` participant file, but {} reads `type: {}` files: start participant `{}` with the \
+             program for {t} (check the `command` of its entry in tidelink.yaml)",
+            program.map_or_else(|| "this program".to_string(), |p| format!("`{p}`")),
+            P::TYPES.join("` or `type: "),
+            file.adapter.participant_name
+        ),
+    );
+    Err(ParticipantError::Files(d))
 }
 
 /// An implicit scheme repeats windows, which needs the adapter's checkpoints: refused at the

@@ -279,6 +279,8 @@ pub struct ParticipantFile {
     pub path: PathBuf,
     /// `type` (MBS, SPH, TDPF, BUOYANCY, ...).
     pub participant_type: Option<String>,
+    /// Where `type` is written (the file's first line when it is absent).
+    pub participant_type_loc: Location,
     /// `model` file, relative to this file.
     pub model: Option<String>,
     /// `solver` file, relative to this file.

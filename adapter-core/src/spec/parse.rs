@@ -110,6 +110,7 @@ fn read_file(r: &mut Reader, root: &Node, path: &Path) -> Option<ParticipantFile
         r.string(&n, "chrono-version");
     }
     let participant_type = top.get("type").and_then(|n| r.name(&n, "type"));
+    let participant_type_loc = top.get("type").map_or_else(|| Location::new(path, 1), |n| r.loc(&n.path));
     let model = top.get("model").and_then(|n| r.name(&n, "model"));
     let solver = top.get("solver").and_then(|n| r.name(&n, "solver"));
     let simulation = top.get("simulation").map(|n| read_simulation(r, &n)).unwrap_or_default();
@@ -121,6 +122,7 @@ fn read_file(r: &mut Reader, root: &Node, path: &Path) -> Option<ParticipantFile
     Some(ParticipantFile {
         path: path.to_path_buf(),
         participant_type,
+        participant_type_loc,
         model,
         solver,
         simulation,

@@ -20,6 +20,7 @@ pub struct Buoyancy;
 
 impl Participant for Buoyancy {
     type Adapter = BuoyancyAdapter;
+    const TYPES: &'static [&'static str] = &["BUOYANCY"];
 
     fn build(file: &ParticipantFile, _cfg: &PreciceConfig) -> Result<Built<BuoyancyAdapter>, BuildError> {
         build_adapter(file).map_err(|e| BuildFailure::new(e.chain(), format!("{e:#}")).into())

@@ -32,6 +32,7 @@ pub struct Mbs;
 
 impl Participant for Mbs {
     type Adapter = MbsAdapter;
+    const TYPES: &'static [&'static str] = &["MBS"];
 
     fn build(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<MbsAdapter>, BuildError> {
         build_adapter(file, cfg).map_err(|e| BuildFailure::new(e.chain(), format!("{e:#}")).into())

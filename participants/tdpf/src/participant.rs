@@ -26,6 +26,7 @@ pub struct Tdpf;
 
 impl Participant for Tdpf {
     type Adapter = TdpfAdapter;
+    const TYPES: &'static [&'static str] = &["TDPF"];
 
     fn build(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<TdpfAdapter>, BuildError> {
         build_adapter(file, cfg).map_err(|e| BuildFailure::new(e.chain(), format!("{e:#}")).into())

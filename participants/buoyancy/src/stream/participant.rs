@@ -16,6 +16,7 @@ pub struct Stream;
 
 impl Participant for Stream {
     type Adapter = StreamAdapter;
+    const TYPES: &'static [&'static str] = &["STREAM"];
 
     fn build(file: &ParticipantFile, _cfg: &PreciceConfig) -> Result<Built<StreamAdapter>, BuildError> {
         build_adapter(file).map_err(|e| BuildFailure::new(e.chain(), format!("{e:#}")).into())

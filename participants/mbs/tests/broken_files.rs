@@ -159,3 +159,29 @@ fn unknown_output_format_and_bad_fps_are_errors() {
     let e = error(&bad);
     assert!(e.contains("participant.yaml:16: error: `fps` must be greater than 0"), "{e}");
 }
+
+/// A negative spring or damping coefficient may be meant (a negative-stiffness mechanism,
+/// reactive control), so it builds, with a warning at the coefficient's line.
+#[test]
+fn negative_spring_and_damping_coefficients_warn_at_their_line() {
+    let model = include_str!("../../../configs/flap/solid/model.yaml")
+        .replace("      spring_coefficient: 25\n", "      spring_coefficient: -25\n      damping_coefficient: -0.5\n");
+    let case = testing::temp_case(include_str!("../../../configs/flap/precice-config.xml"));
+    case.write("solid/participant.yaml", include_str!("../../../configs/flap/solid/participant.yaml"));
+    case.write("solid/model.yaml", &model);
+    case.write("solid/solver.yaml", include_str!("../../../configs/flap/solid/solver.yaml"));
+    case.write("flap_points.txt", include_str!("../../../configs/flap/flap_points.txt"));
+    let (built, _) = tidelink_adapter_core::participant::build::<tidelink_mbs::participant::Mbs>(
+        &case.path().join("solid/participant.yaml"),
+        &case.config,
+    )
+    .unwrap_or_else(|e| panic!("a negative coefficient is a warning, not an error: {e}"));
+    let w = built.warnings.to_string();
+    for (key, what) in [
+        ("spring_coefficient: -25", "negative spring_coefficient (-25)"),
+        ("damping_coefficient: -0.5", "feeds energy"),
+    ] {
+        let line = line_of(&model, key);
+        assert!(w.contains(&format!("model.yaml:{line}: warning: RSDA `spring` has a")) && w.contains(what), "{w}");
+    }
+}

@@ -105,6 +105,20 @@ fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<Td
     );
     let adapter = TdpfAdapter::new(&name, hydro, bodies, iface, window).map_err(|e| anyhow!("{e}"))?;
     let mut built = Built::new(adapter);
+    // The file's coefficients were computed at its g; hydrostatics use the participant's.
+    if let Some(g) = gravity.filter(|g| (g - data.g).abs() > 1e-3 * data.g) {
+        let loc = file.simulation.gravity_loc.clone().unwrap_or_else(|| file.adapter.loc.clone());
+        built.warnings.warning(
+            loc,
+            format!(
+                "gravity {g} m/s² differs from the g = {} m/s² of {} by more than 0.1 %: the hydrostatics use this file's \
+                 value while the radiation and excitation coefficients were computed with the file's; set the file's g \
+                 (in every participant, they must agree) unless the difference is meant",
+                data.g,
+                data.source.display()
+            ),
+        );
+    }
     for w in name_warnings {
         built.warnings.warning(file.adapter.loc.clone(), format!("{}: {w}", data.source.display()));
     }

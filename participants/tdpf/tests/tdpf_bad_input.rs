@@ -87,3 +87,26 @@ fn body_name_mismatch_is_an_error_in_strict_mode_only_and_a_reorder_always() {
     let e = build_error(&Xml::default(), &participant, &model_yaml(&h5, "    type: NO_WAVE\n"));
     assert!(e.contains("\"spar\" (index 0) is /body2 of the file"), "{e}");
 }
+
+#[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
+fn gravity_other_than_the_files_g_warns_at_its_line() {
+    let h5 = rm3();
+    let model = model_yaml(&h5, "    type: NO_WAVE\n");
+    let bodies = [("float", FLOAT), ("spar", PLATE)];
+    let case = temp_case(&Xml::default().text());
+    // The file's own g (rm3.h5: 9.81): no warning.
+    let same = participant_yaml(&bodies, "WINDOW_START", "RIGID_BODY_REFS");
+    let (built, _) =
+        tidelink_adapter_core::participant::build::<participant::Tdpf>(&write_case(&case, &same, &model), &case.config)
+            .expect("builds");
+    assert!(!built.warnings.to_string().contains("gravity"), "{}", built.warnings);
+    // The Moon's: builds (a user may mean it), with a warning at the gravity line.
+    let moon = same.replace("gravity: [0, 0, -9.81]", "gravity: [0, 0, -1.62]");
+    let file = write_case(&case, &moon, &model);
+    let (built, _) =
+        tidelink_adapter_core::participant::build::<participant::Tdpf>(&file, &case.config).expect("builds");
+    let line = moon.lines().position(|l| l.contains("gravity: [0, 0, -1.62]")).expect("gravity line") + 1;
+    let w = built.warnings.to_string();
+    assert!(w.contains(&format!(":{line}: warning: gravity 1.62 m/s² differs from the g = 9.81")), "{w}");
+}

@@ -147,6 +147,7 @@ pub(super) fn build(
         let ctx = Ctx { bodies: &bodies, names: &names, lines, degrees };
         build_joints(&m.joints, &ctx, &mut joints, &mut errors);
         build_forces(&m.tsdas, &m.rsdas, &ctx, &mut forces, &mut errors);
+        warn_negative_coefficients(&m.tsdas, &m.rsdas, &ctx, &mut warnings);
         if !errors.has_errors() {
             super::external::attach(&m.external_ptos, lines, dir, &mut forces, &mut warnings, &mut errors);
         }
@@ -304,6 +305,36 @@ fn build_joints(entries: &[JointEntry], ctx: &Ctx, joints: &mut JointSet, errors
                 joints.insert(joint);
             }
             Err(e) => errors.error(ctx.lines.loc(&key("")), format!("{what}: {e}")),
+        }
+    }
+}
+
+/// A negative spring or damping coefficient adds energy instead of storing or taking it. A user
+/// may mean it (negative-stiffness mechanisms, reactive control), so it is a warning at its
+/// line, not an error.
+fn warn_negative_coefficients(tsdas: &[TsdaEntry], rsdas: &[RsdaEntry], ctx: &Ctx, warnings: &mut Diagnostics) {
+    let elements = tsdas
+        .iter()
+        .enumerate()
+        .map(|(i, t)| ("tsdas", i, "TSDA", &t.name, t.spring_coefficient, t.damping_coefficient))
+        .chain(
+            rsdas
+                .iter()
+                .enumerate()
+                .map(|(i, r)| ("rsdas", i, "RSDA", &r.name, r.spring_coefficient, r.damping_coefficient)),
+        );
+    for (list, i, kind, name, k, c) in elements {
+        for (key, value, what) in [
+            ("spring_coefficient", k, "pushes away from the free length instead of pulling back to it"),
+            ("damping_coefficient", c, "feeds energy into the motion instead of taking it out"),
+        ] {
+            if value < 0.0 {
+                let msg = format!(
+                    "{kind} `{name}` has a negative {key} ({value}), which {what}; unless that is meant (a \
+                     negative-stiffness mechanism, reactive control), make it positive"
+                );
+                warnings.warning(ctx.lines.loc(&format!("model.{list}[{i}].{key}")), msg);
+            }
         }
     }
 }

@@ -382,9 +382,9 @@ fn a_participant_program_that_cannot_check_is_an_error_naming_it() {
     );
 }
 
-#[test]
-#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
-fn check_reports_a_body_to_body_mismatch_between_the_solid_and_the_tdpf_model() {
+/// A copy of the shipped rm3_reg_waves case reading the reference data where it is (the shipped
+/// files reach it relative to the repository), with `edit(file, text)` applied.
+fn rm3_case_with(edit: impl Fn(&str, String) -> String) -> Case {
     let h5 = tidelink_adapter_core::testing::shared_path("data/rm3/rm3.h5");
     let data = h5.parent().expect("a folder").display().to_string();
     let files = [
@@ -396,11 +396,17 @@ fn check_reports_a_body_to_body_mismatch_between_the_solid_and_the_tdpf_model() 
         "fluid/participant.yaml",
         "fluid/tdpf_model.yaml",
     ];
+    shipped_case("rm3_reg_waves", &files, |f, text| {
+        let text = text.replace("type: RELATIVE", "type: ABSOLUTE");
+        edit(f, text.replace("root: ../../../../shared/data/rm3", &format!("root: {data}")))
+    })
+}
+
+#[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
+fn check_reports_a_body_to_body_mismatch_between_the_solid_and_the_tdpf_model() {
     let copy = |solid_b2b: &str| {
-        shipped_case("rm3_reg_waves", &files, |f, text| {
-            // The shipped files reach the data relative to the repository; here it is wherever it is.
-            let text = text.replace("type: RELATIVE", "type: ABSOLUTE");
-            let text = text.replace("root: ../../../../shared/data/rm3", &format!("root: {data}"));
+        rm3_case_with(|f, text| {
             if f == "solid/participant.yaml" {
                 assert!(text.contains("body_to_body: false"), "the shipped solid keeps own blocks only");
                 return text.replace("body_to_body: false", solid_b2b);
@@ -435,23 +441,10 @@ fn check_reports_a_body_to_body_mismatch_between_the_solid_and_the_tdpf_model() 
 #[test]
 #[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn check_refuses_bodies_that_differ_between_participants_and_passes_the_shipped_rm3_without_warnings() {
-    let h5 = tidelink_adapter_core::testing::shared_path("data/rm3/rm3.h5");
-    let data = h5.parent().expect("a folder").display().to_string();
-    let files = [
-        "tidelink.yaml",
-        "precice-config.xml",
-        "solid/participant.yaml",
-        "solid/model.yaml",
-        "solid/solver.yaml",
-        "fluid/participant.yaml",
-        "fluid/tdpf_model.yaml",
-    ];
     let shipped_bodies =
         "    - name: float\n      location: [0, 0, -0.72]\n    - name: spar\n      location: [0, 0, -21.29]\n";
     let copy = |fluid_bodies: &str| {
-        shipped_case("rm3_reg_waves", &files, |f, text| {
-            let text = text.replace("type: RELATIVE", "type: ABSOLUTE");
-            let text = text.replace("root: ../../../../shared/data/rm3", &format!("root: {data}"));
+        rm3_case_with(|f, text| {
             if f == "fluid/participant.yaml" {
                 assert!(text.contains(shipped_bodies), "the shipped fluid lists float then spar:\n{text}");
                 return text.replace(shipped_bodies, fluid_bodies);

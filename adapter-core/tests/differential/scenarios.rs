@@ -367,6 +367,18 @@ pub fn scenario(name: &str) -> Option<Scenario> {
             )),
             roles: feedback(0.25, 0.8, 0.7),
         },
+        "iqn_imvj_windows_reused" => Scenario {
+            xml: Xml::new(2).scheme(pair(
+                measured(Scheme::parallel_implicit("A", "B"), &["DataOne", "DataTwo"], 1e-8, 50).child(accel(
+                    "IQN-IMVJ",
+                    &["DataOne", "DataTwo"],
+                    r#"<preconditioner type="residual-sum"/><filter type="QR2" limit="1e-2"/><initial-relaxation value="0.5"/><max-used-iterations value="30"/><time-windows-reused value="2"/>"#,
+                )),
+                sub,
+                sub,
+            )),
+            roles: feedback(0.25, 0.8, 0.7),
+        },
         "iqn_imvj_rs_ls" => Scenario {
             xml: Xml::new(2).scheme(pair(
                 measured(Scheme::parallel_implicit("A", "B"), &["DataOne", "DataTwo"], 1e-8, 50).child(accel(

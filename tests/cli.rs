@@ -1,6 +1,8 @@
 //! The `tidelink` binary on temporary cases: `check` finds cross-file problems with file
 //! and line, `run` prefixes output, hides progress lines and stops everyone on a failure.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -320,16 +322,7 @@ fn shipped_case(name: &str, files: &[&str], edit: impl Fn(&str, String) -> Strin
 
 /// The shipped sphere_drop case (tidelink-mbs and tidelink-buoyancy) with `(file, from, to)` edits.
 fn sphere_drop_with(edits: &[(&str, &str, &str)]) -> Case {
-    let files = [
-        "tidelink.yaml",
-        "precice-config.xml",
-        "fluid/participant.yaml",
-        "fluid/buoyancy_model.yaml",
-        "solid/participant.yaml",
-        "solid/model.yaml",
-        "solid/solver.yaml",
-    ];
-    shipped_case("sphere_drop", &files, |f, mut text| {
+    shipped_case("sphere_drop", support::SPHERE_DROP_FILES, |f, mut text| {
         for (file, from, to) in edits.iter().filter(|e| e.0 == f) {
             assert!(text.contains(from), "{file} has no `{from}`");
             text = text.replace(from, to);

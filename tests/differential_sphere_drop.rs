@@ -15,15 +15,7 @@ use tidelink_mbs::io::output::{self, Row};
 
 mod support;
 
-const FILES: [&str; 7] = [
-    "tidelink.yaml",
-    "precice-config.xml",
-    "fluid/participant.yaml",
-    "fluid/buoyancy_model.yaml",
-    "solid/participant.yaml",
-    "solid/model.yaml",
-    "solid/solver.yaml",
-];
+const FILES: &[&str] = support::SPHERE_DROP_FILES;
 
 /// The participant programs next to `tidelink`, built on the real library (this file is only
 /// compiled with the feature `precice`, which `support::participant_programs` passes on).

@@ -27,15 +27,7 @@ fn programs() -> &'static Path {
 }
 
 /// The files of the shipped sphere_drop case.
-const FILES: &[&str] = &[
-    "tidelink.yaml",
-    "precice-config.xml",
-    "fluid/participant.yaml",
-    "fluid/buoyancy_model.yaml",
-    "solid/participant.yaml",
-    "solid/model.yaml",
-    "solid/solver.yaml",
-];
+const FILES: &[&str] = support::SPHERE_DROP_FILES;
 
 /// Writes a copy of configs/sphere_drop into `dir` that runs `windows` windows of 1 ms, with
 /// `(file, from, to)` edits.

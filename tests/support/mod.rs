@@ -105,3 +105,15 @@ pub fn participant_programs(bins: &[(&str, &str)]) -> PathBuf {
 
 /// The rm3_reg_waves case in its two couplings (tests/rm3_reg_waves.rs, benches/rm3.rs).
 pub mod rm3_case;
+
+/// The files of the shipped configs/sphere_drop case, for tests that copy it.
+#[allow(dead_code)]
+pub const SPHERE_DROP_FILES: &[&str] = &[
+    "tidelink.yaml",
+    "precice-config.xml",
+    "fluid/participant.yaml",
+    "fluid/buoyancy_model.yaml",
+    "solid/participant.yaml",
+    "solid/model.yaml",
+    "solid/solver.yaml",
+];

@@ -355,30 +355,8 @@ pub fn scenario(name: &str) -> Option<Scenario> {
             roles: feedback(0.4, 0.25, 0.25),
         },
         // IQN-IMVJ (libprecice runs it only when built with MPI: see the ignored tests below).
-        "iqn_imvj_parallel" => Scenario {
-            xml: Xml::new(2).scheme(pair(
-                measured(Scheme::parallel_implicit("A", "B"), &["DataOne", "DataTwo"], 1e-8, 50).child(accel(
-                    "IQN-IMVJ",
-                    &["DataOne", "DataTwo"],
-                    r#"<preconditioner type="residual-sum"/><filter type="QR2" limit="1e-2"/><initial-relaxation value="0.5"/><max-used-iterations value="30"/><time-windows-reused value="0"/>"#,
-                )),
-                sub,
-                sub,
-            )),
-            roles: feedback(0.25, 0.8, 0.7),
-        },
-        "iqn_imvj_windows_reused" => Scenario {
-            xml: Xml::new(2).scheme(pair(
-                measured(Scheme::parallel_implicit("A", "B"), &["DataOne", "DataTwo"], 1e-8, 50).child(accel(
-                    "IQN-IMVJ",
-                    &["DataOne", "DataTwo"],
-                    r#"<preconditioner type="residual-sum"/><filter type="QR2" limit="1e-2"/><initial-relaxation value="0.5"/><max-used-iterations value="30"/><time-windows-reused value="2"/>"#,
-                )),
-                sub,
-                sub,
-            )),
-            roles: feedback(0.25, 0.8, 0.7),
-        },
+        "iqn_imvj_parallel" => imvj_parallel(0),
+        "iqn_imvj_windows_reused" => imvj_parallel(2),
         "iqn_imvj_rs_ls" => Scenario {
             xml: Xml::new(2).scheme(pair(
                 measured(Scheme::parallel_implicit("A", "B"), &["DataOne", "DataTwo"], 1e-8, 50).child(accel(
@@ -416,6 +394,26 @@ pub fn scenario(name: &str) -> Option<Scenario> {
         _ => return None,
     };
     Some(s)
+}
+
+/// IQN-IMVJ on both data of a parallel-implicit pair, with sub-steps, reusing `reused` windows.
+fn imvj_parallel(reused: u32) -> Scenario {
+    let sub = r#"initialize="on" substeps="true""#;
+    let children = format!(
+        r#"<preconditioner type="residual-sum"/><filter type="QR2" limit="1e-2"/><initial-relaxation value="0.5"/><max-used-iterations value="30"/><time-windows-reused value="{reused}"/>"#
+    );
+    Scenario {
+        xml: Xml::new(2).scheme(pair(
+            measured(Scheme::parallel_implicit("A", "B"), &["DataOne", "DataTwo"], 1e-8, 50).child(accel(
+                "IQN-IMVJ",
+                &["DataOne", "DataTwo"],
+                &children,
+            )),
+            sub,
+            sub,
+        )),
+        roles: feedback(0.25, 0.8, 0.7),
+    }
 }
 
 /// Δ = 2, 5 windows, exactly three iterations (min = max = 3, no measure): A5–A7.

@@ -100,9 +100,18 @@ fn lock_one(path: &Path, note: &str) -> Result<Lock> {
 }
 
 /// Who holds the lock at `path`, from its note: `started by pid N at <time>, case <dir>`.
+/// The holder writes its note just after it takes the lock, so an empty note is read again for
+/// a moment before it is given up on.
 fn holder(path: &Path) -> String {
     let mut text = String::new();
-    let _ = File::open(path).and_then(|mut f| f.read_to_string(&mut text));
+    for _ in 0..50 {
+        text.clear();
+        let _ = File::open(path).and_then(|mut f| f.read_to_string(&mut text));
+        if text.ends_with('\n') && text.contains("pid=") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
     let field = |k: &str| text.lines().find_map(|l| l.strip_prefix(k).and_then(|v| v.strip_prefix('=')));
     let mut parts = Vec::new();
     match field("pid") {

@@ -191,12 +191,47 @@ pub fn publish(
     tag: &str,
     run: Option<&str>,
 ) -> Result<Hold, String> {
+    // Another run's participant may remove the folders (once empty) or a `~` file it took for
+    // stale between our steps; then the file to link is gone, and publishing again is safe.
+    let mut attempts = 0;
+    loop {
+        match publish_once(path, addr, listener, requester, tag, run) {
+            Err(Publish::Vanished(_)) if attempts < 10 => attempts += 1,
+            Err(Publish::Vanished(e) | Publish::Failed(e)) => return Err(e),
+            Ok(hold) => return Ok(hold),
+        }
+    }
+}
+
+/// Why one attempt to publish failed.
+enum Publish {
+    /// A folder or the `~` file disappeared under us: worth another attempt.
+    Vanished(String),
+    /// Anything else: the error to report.
+    Failed(String),
+}
+
+fn publish_once(
+    path: &Path,
+    addr: SocketAddr,
+    listener: &str,
+    requester: &str,
+    tag: &str,
+    run: Option<&str>,
+) -> Result<Hold, Publish> {
+    let failed = |e: io::Error, what: String| {
+        if e.kind() == io::ErrorKind::NotFound {
+            Publish::Vanished(what)
+        } else {
+            Publish::Failed(what)
+        }
+    };
     let tmp = path
         .with_file_name(format!("{}~", path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()));
     for p in [path, tmp.as_path()] {
         if let Some(old) = read_published(p) {
             if owner_alive(p, &old) {
-                return Err(in_use(p, Some(&old.owner)));
+                return Err(Publish::Failed(in_use(p, Some(&old.owner))));
             }
             log::warn!(
                 "replacing the stale connection file \"{}\" left by a run that is no longer alive ({})",
@@ -206,17 +241,23 @@ pub fn publish(
             let _ = std::fs::remove_file(p);
         }
     }
-    let parent = path.parent().ok_or_else(|| format!("invalid connection file path {}", path.display()))?;
-    std::fs::create_dir_all(parent)
-        .map_err(|e| format!("cannot create the rendezvous directory \"{}\": {e}", parent.display()))?;
+    let parent =
+        path.parent().ok_or_else(|| Publish::Failed(format!("invalid connection file path {}", path.display())))?;
+    std::fs::create_dir_all(parent).map_err(|e| {
+        let what = format!("cannot create the rendezvous directory \"{}\": {e}", parent.display());
+        failed(e, what)
+    })?;
     let mut file = match OpenOptions::new().write(true).create_new(true).open(&tmp) {
         Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Err(in_use(&tmp, None)),
-        Err(e) => return Err(format!("cannot write \"{}\": {e}", tmp.display())),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Err(Publish::Failed(in_use(&tmp, None))),
+        Err(e) => {
+            let what = format!("cannot write \"{}\": {e}", tmp.display());
+            return Err(failed(e, what));
+        }
     };
     let locked = match file.try_lock() {
         Ok(()) => true,
-        Err(TryLockError::WouldBlock) => return Err(in_use(&tmp, None)),
+        Err(TryLockError::WouldBlock) => return Err(Publish::Failed(in_use(&tmp, None))),
         Err(TryLockError::Error(e)) => {
             log::debug!("no lock on \"{}\" ({e}): liveness falls back to the process id", tmp.display());
             false
@@ -234,17 +275,23 @@ pub fn publish(
         format!("{addr}\nAcceptor: {listener}, Requester: {requester}, Tag: {tag}, Rank: -1\n{}\n", owner.line());
     if let Err(e) = file.write_all(text.as_bytes()) {
         let _ = std::fs::remove_file(&tmp);
-        return Err(format!("cannot write \"{}\": {e}", tmp.display()));
+        return Err(Publish::Failed(format!("cannot write \"{}\": {e}", tmp.display())));
     }
     // A link fails where a file appeared meanwhile (rename would replace it): the file of a
     // participant that published at the same moment is never overwritten.
     let placed = match std::fs::hard_link(&tmp, path) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-            Err(in_use(path, read_published(path).map(|p| p.owner).as_ref()))
+            Err(Publish::Failed(in_use(path, read_published(path).map(|p| p.owner).as_ref())))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            Err(Publish::Vanished(format!("cannot publish \"{}\": {e}", path.display())))
         }
         // A file system without hard links.
-        Err(_) => std::fs::rename(&tmp, path).map_err(|e| format!("cannot publish \"{}\": {e}", path.display())),
+        Err(_) => std::fs::rename(&tmp, path).map_err(|e| {
+            let what = format!("cannot publish \"{}\": {e}", path.display());
+            failed(e, what)
+        }),
     };
     let _ = std::fs::remove_file(&tmp);
     placed.map(|()| Hold { _file: file })
@@ -275,8 +322,9 @@ pub fn lookup(path: &Path, run: Option<&str>) -> Lookup {
     }
 }
 
-/// Removes the connection file and the pair directory once the partner is connected,
-/// leaving an empty `precice-run/` as preCICE does; then releases the file's lock.
+/// Removes the connection file and then its folders up to the pair directory where they are
+/// empty, leaving an empty `precice-run/` as preCICE does; then releases the file's lock.
+/// Only empty folders go: another run's participant may be publishing in the same place.
 pub fn unpublish(path: &Path, pair_dir: &Path, hold: Hold) {
     if std::fs::remove_file(path).is_err() {
         log::warn!(
@@ -285,7 +333,13 @@ pub fn unpublish(path: &Path, pair_dir: &Path, hold: Hold) {
             path.display()
         );
     }
-    let _ = std::fs::remove_dir_all(pair_dir);
+    let mut dir = path.parent();
+    while let Some(d) = dir.filter(|d| d.starts_with(pair_dir)) {
+        if std::fs::remove_dir(d).is_err() {
+            break;
+        }
+        dir = d.parent();
+    }
     drop(hold);
 }
 
@@ -403,6 +457,24 @@ mod tests {
         assert!(matches!(lookup(&p, None), Lookup::Other(_)));
         drop(hold);
         assert!(matches!(lookup(&p, Some("a")), Lookup::Stale), "the owner's lock is gone");
+    }
+
+    /// Unpublishing removes its own file and only the folders it leaves empty: a `~` file that
+    /// another run's participant is writing in the same pair folder survives.
+    #[test]
+    fn unpublish_leaves_other_files_in_the_pair_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = connection_file(dir.path(), "L", "C", "PRIMARYCOM", -1);
+        let pair = pair_dir(dir.path(), "L", "C");
+        let hold = publish(&p, addr(), "L", "C", "PRIMARYCOM", Some("a")).unwrap();
+        let other = p.with_file_name("other~");
+        std::fs::write(&other, "").unwrap();
+        unpublish(&p, &pair, hold);
+        assert!(!p.exists() && other.exists(), "only the own file goes");
+        std::fs::remove_file(&other).unwrap();
+        let hold = publish(&p, addr(), "L", "C", "PRIMARYCOM", Some("a")).unwrap();
+        unpublish(&p, &pair, hold);
+        assert!(!pair.exists() && dir.path().join("precice-run").exists(), "emptied folders go up to the pair's");
     }
 
     #[test]

@@ -176,3 +176,33 @@ class WorkedModules(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class BodyForceModule(unittest.TestCase):
+    """The 6-DOF linear mooring against its formula: two bodies, 12 inputs and 6 outputs each."""
+
+    def test_linear_mooring_springs_to_the_first_pose_and_damps(self):
+        m = load("linear_mooring_force").LinearMooring()
+        names = [f"b{i}.{c}" for i in range(2) for c in ("pos_x", "pos_y", "pos_z", "roll", "pitch", "yaw",
+                                                          "vel_x", "vel_y", "vel_z", "omega_x", "omega_y", "omega_z")]
+        d = Dispatcher(m)
+        cfg = {"stiffness": [1, 2, 3], "damping": [4, 5, 6], "rot_stiffness": [7, 8, 9], "rot_damping": [10, 11, 12]}
+        reply = d.handle({"op": "initialize", "protocol": 1, "kind": "body_force", "n_inputs": 24, "n_outputs": 12,
+                          "dt": 0.1, "in_names": names, "config": cfg})
+        self.assertEqual(reply["status"], "ok", reply)
+        start = [1.0, 2.0, 3.0, 0.1, 0.2, 0.3] + [0.0] * 6
+        first = d.handle({"op": "evaluate", "t": 0.0, "dt": 0.1, "in": start + start})
+        self.assertEqual(first["out"], [0.0] * 12)
+        moved = [1.5, 2.0, 2.0, 0.1, 0.25, 0.3, 1.0, 0.0, -1.0, 0.0, 2.0, 0.0]
+        out = d.handle({"op": "evaluate", "t": 0.1, "dt": 0.1, "in": start + moved})["out"]
+        # Body 2: F = -K dx - C v, M = -Kr drpy - Cr omega, by hand.
+        expected = [-1 * 0.5 - 4 * 1.0, 0.0, -3 * -1.0 - 6 * -1.0, 0.0, -8 * 0.05 - 11 * 2.0, 0.0]
+        for got, want in zip(out[6:], expected):
+            self.assertAlmostEqual(got, want, places=12)
+        self.assertEqual(out[:6], [0.0] * 6)
+        # A link's announcement is refused with a message.
+        bad = Dispatcher(load("linear_mooring_force").LinearMooring())
+        r = bad.handle({"op": "initialize", "protocol": 1, "kind": "pto", "n_inputs": 2, "n_outputs": 1,
+                        "dt": 0.1, "config": {}})
+        self.assertEqual(r["status"], "error")
+        self.assertIn("body-force module", r["message"])

@@ -27,7 +27,7 @@ pub use dynamics::joint::{Joint, JointKind, JointSet};
 pub use dynamics::rsda::Rsda;
 pub use dynamics::tsda::Tsda;
 pub use error::MbsError;
-pub use external::{ExternalLaw, ExternalLawError, ExternalLink, SharedLaw};
+pub use external::{ExternalBodyForce, ExternalLaw, ExternalLawError, ExternalLink, SharedLaw};
 pub use geometry::shape::{BodyShape, ShapeKind};
 pub use solver::euler_implicit::LinearizedImplicitEuler;
 pub use solver::hht::Hht;

@@ -150,6 +150,8 @@ pub(super) fn build(
         warn_negative_coefficients(&m.tsdas, &m.rsdas, &ctx, &mut warnings);
         if !errors.has_errors() {
             super::external::attach(&m.external_ptos, lines, dir, &mut forces, &mut warnings, &mut errors);
+            let model = super::external::Bodies { set: &bodies, names: &names };
+            super::external::attach_body_forces(&m.external_forces, &model, lines, dir, &mut forces, &mut errors);
         }
     }
     if errors.has_errors() {

@@ -1,18 +1,21 @@
 //! `external_ptos`: each entry puts an external module on the TSDA or RSDA it names (the kind
 //! is found from the link), replacing its spring-damper law or, with `combine_native`, added to
-//! it. Nothing is started here (`--check` builds the model too); the adapter starts the
+//! it. `external_forces`: each entry puts a 6-DOF force-and-moment module on a list of bodies.
+//! Nothing is started here (`--check` builds the model too); the adapter starts the
 //! modules before the first step.
 
-use super::schema::ExternalPtoEntry;
+use super::schema::{ExternalForceEntry, ExternalPtoEntry};
 use crate::external::{ModuleClient, ModuleSpec};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tidelink_adapter_core::diagnostics::Diagnostics;
 use tidelink_adapter_core::spec::YamlLines;
+use tidelink_mbs_solver::dynamics::body_set::{BodyHandle, BodySet};
 use tidelink_mbs_solver::dynamics::force_element::ForceElementSet;
+use tidelink_mbs_solver::external::body_force::{BODY_FORCE_KIND, BODY_OUTPUTS};
 use tidelink_mbs_solver::external::LinkKind;
-use tidelink_mbs_solver::{ExternalLink, Rsda, SharedLaw, Tsda};
+use tidelink_mbs_solver::{ExternalBodyForce, ExternalLink, Rsda, SharedLaw, Tsda};
 
 /// The reply timeout when `timeout_ms` is not given.
 pub const DEFAULT_TIMEOUT_MS: u64 = 20_000;
@@ -33,21 +36,7 @@ pub(super) fn attach(
             continue;
         }
         used.push(&e.link);
-        if e.command.is_empty() || e.command[0].is_empty() {
-            errors.error(at(".command"), "`command` must name the program to start, e.g. [python3, my_pto.py]");
-            continue;
-        }
-        if e.timeout_ms == Some(0) {
-            errors.error(at(".timeout_ms"), "`timeout_ms` must be positive");
-            continue;
-        }
-        let config = match e.config.as_ref().map(serde_json::to_value).transpose() {
-            Ok(v) => v.unwrap_or_else(|| serde_json::json!({})),
-            Err(err) => {
-                errors.error(at(".config"), format!("`config` cannot be sent as JSON: {err}"));
-                continue;
-            }
-        };
+        let Some(config) = common(&e.command, e.timeout_ms, e.config.as_ref(), &at, errors) else { continue };
         let Some(slot) = forces.iter_mut().find(|f| f.name() == e.link) else {
             let links: Vec<String> = forces.iter().map(|f| format!("`{}`", f.name())).collect();
             errors.error(
@@ -105,6 +94,95 @@ pub(super) fn attach(
         };
         if let Some(link) = link {
             *slot = Box::new(link);
+        }
+    }
+}
+
+/// The model's bodies, for `external_forces` to look names up in.
+pub(super) struct Bodies<'a> {
+    pub(super) set: &'a BodySet,
+    pub(super) names: &'a [(String, BodyHandle)],
+}
+
+/// Checks the settings common to both kinds of entry; the module's JSON config if they hold.
+fn common(
+    command: &[String],
+    timeout_ms: Option<u64>,
+    config: Option<&serde_yaml::Value>,
+    at: &dyn Fn(&str) -> tidelink_adapter_core::diagnostics::Location,
+    errors: &mut Diagnostics,
+) -> Option<serde_json::Value> {
+    if command.is_empty() || command[0].is_empty() {
+        errors.error(at(".command"), "`command` must name the program to start, e.g. [python3, my_model.py]");
+        return None;
+    }
+    if timeout_ms == Some(0) {
+        errors.error(at(".timeout_ms"), "`timeout_ms` must be positive");
+        return None;
+    }
+    match config.map(serde_json::to_value).transpose() {
+        Ok(v) => Some(v.unwrap_or_else(|| serde_json::json!({}))),
+        Err(err) => {
+            errors.error(at(".config"), format!("`config` cannot be sent as JSON: {err}"));
+            None
+        }
+    }
+}
+
+pub(super) fn attach_body_forces(
+    entries: &[ExternalForceEntry],
+    model: &Bodies,
+    lines: &YamlLines,
+    dir: &Path,
+    forces: &mut ForceElementSet,
+    errors: &mut Diagnostics,
+) {
+    let mut used: Vec<&str> = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        let at = |k: &str| lines.loc(&format!("model.external_forces[{i}]{k}"));
+        if e.name.is_empty() || used.contains(&e.name.as_str()) {
+            errors.error(at(".name"), format!("external force names must be unique and non-empty (`{}`)", e.name));
+            continue;
+        }
+        used.push(&e.name);
+        let Some(config) = common(&e.command, e.timeout_ms, e.config.as_ref(), &at, errors) else { continue };
+        if e.bodies.is_empty() {
+            errors.error(at(".bodies"), "list the bodies the module pushes, e.g. bodies: [float]");
+            continue;
+        }
+        let mut group: Vec<(String, BodyHandle)> = Vec::new();
+        for (j, name) in e.bodies.iter().enumerate() {
+            let at_body = at(&format!(".bodies[{j}]"));
+            match model.names.iter().find(|(n, _)| n == name) {
+                None => {
+                    let all: Vec<&str> = model.names.iter().map(|(n, _)| n.as_str()).collect();
+                    errors.error(at_body, format!("no body named `{name}`; the model's bodies: {}", all.join(", ")));
+                }
+                Some((_, h)) if model.set.get(*h).is_some_and(|b| b.is_fixed()) => {
+                    errors.error(at_body, format!("body `{name}` is fixed: a force on it does nothing"));
+                }
+                Some(_) if group.iter().any(|(n, _)| n == name) => {
+                    errors.error(at_body, format!("body `{name}` is listed twice"));
+                }
+                Some((_, h)) => group.push((name.clone(), *h)),
+            }
+        }
+        if group.len() != e.bodies.len() {
+            continue;
+        }
+        let spec = ModuleSpec {
+            label: format!("external force `{}`", e.name),
+            command: e.command.clone(),
+            dir: dir.to_path_buf(),
+            kind: BODY_FORCE_KIND.into(),
+            in_names: ExternalBodyForce::in_names(&group),
+            n_outputs: BODY_OUTPUTS.len() * group.len(),
+            timeout: Duration::from_millis(e.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)),
+            config,
+        };
+        let law: SharedLaw = Arc::new(Mutex::new(ModuleClient::new(spec)));
+        for element in ExternalBodyForce::group(&e.name, law, &group) {
+            forces.insert(Box::new(element));
         }
     }
 }

@@ -32,6 +32,8 @@
 //!   external_ptos:               # a link's force from a module in its own process
 //!     - {link: pto, command: [python3, my_pto.py], rich_state: true, combine_native: false,
 //!        timeout_ms: 20000, config: {damping: 1.2e6}}   # docs/external-modules.md
+//!   external_forces:             # 6-DOF force and moment on bodies from a module
+//!     - {name: mooring, bodies: [float], command: [python3, my_mooring.py], config: {..}}
 //! ```
 //!
 //! Three angles `[a, b, c]` mean `R = Rz(a) Ry(b) Rx(c)`, as Chrono's YAML parser reads

@@ -30,6 +30,9 @@ pub(super) struct ModelSection {
     /// Links driven by external force modules (docs/external-modules.md).
     #[serde(default)]
     pub(super) external_ptos: Vec<ExternalPtoEntry>,
+    /// 6-DOF body forces from external modules (docs/external-modules.md).
+    #[serde(default)]
+    pub(super) external_forces: Vec<ExternalForceEntry>,
     pub(super) body_loads: Option<IgnoredAny>,
     pub(super) motors: Option<IgnoredAny>,
 }
@@ -127,6 +130,22 @@ pub(super) struct RsdaEntry {
     #[serde(default)]
     pub(super) free_angle: f64,
     pub(super) visualization: Option<IgnoredAny>,
+}
+
+/// An external 6-DOF body-force model on some bodies of the model.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ExternalForceEntry {
+    /// The model's name, for messages and outputs.
+    pub(super) name: String,
+    /// The bodies it pushes, in the order of its inputs and outputs.
+    pub(super) bodies: Vec<String>,
+    /// The child's argv; `--tidelink-port N` is appended.
+    pub(super) command: Vec<String>,
+    /// Limit on every reply (ms).
+    pub(super) timeout_ms: Option<u64>,
+    /// The module's settings, passed through as JSON.
+    pub(super) config: Option<serde_yaml::Value>,
 }
 
 /// An external power take-off on a TSDA or RSDA of the model.

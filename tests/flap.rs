@@ -57,6 +57,10 @@ fn points() -> Vec<Vector3<f64>> {
 /// normal (the flap's y axis).
 struct Monolithic {
     local: Vec<Vector3<f64>>,
+    /// When the spring stiffens (∞: never, as in the YAML files).
+    t_stiff: f64,
+    /// A hinge damper (N m s/rad), 0 in the shipped case.
+    damping: f64,
 }
 
 impl Monolithic {
@@ -77,8 +81,8 @@ impl Monolithic {
     }
 
     fn accel(&self, t: f64, theta: f64, omega: f64) -> f64 {
-        let k = if t < T_STIFF - 1e-12 { K0 } else { K1 };
-        (self.moment(theta, omega) - k * theta) / I_HINGE
+        let k = if t < self.t_stiff - 1e-12 { K0 } else { K1 };
+        (self.moment(theta, omega) - k * theta - self.damping * omega) / I_HINGE
     }
 
     /// RK4 with step `h`, sampled every `every` steps: (t, θ).
@@ -117,12 +121,12 @@ impl Monolithic {
 }
 
 /// Which construction of the Solid runs.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, PartialEq)]
 enum Solid {
     /// `tidelink_mbs::flap`, stiffened at `T_STIFF` unless `false`.
     Coded { stiffen: bool },
-    /// `configs/flap/solid/*.yaml` through `tidelink_mbs::run`.
-    Yaml,
+    /// `configs/flap/solid/*.yaml` through `tidelink_mbs::run`, with this model file.
+    Yaml(String),
 }
 
 /// Runs both participants on a temporary copy of the case; the Solid's rows, one per window.
@@ -147,12 +151,12 @@ fn coupled(window: f64, duration: f64, solid: Solid) -> Vec<Row> {
             driver::run(&mut a, c.as_mut(), ReadDataTime::WindowStart, &mut ()).map_err(|e| format!("Solid: {e}"))?;
             Ok(a.output_paths())
         }),
-        Solid::Yaml => {
+        Solid::Yaml(model) => {
             // One row per window, whatever its size.
             let text: String =
                 SOLID.lines().filter(|l| !l.trim_start().starts_with("fps:")).map(|l| format!("{l}\n")).collect();
             let file = case.write("solid/participant.yaml", &text);
-            case.write("solid/model.yaml", SOLID_MODEL);
+            case.write("solid/model.yaml", &model);
             case.write("solid/solver.yaml", SOLID_SOLVER);
             Box::new(move || {
                 tidelink_mbs::run_with_progress(&file, &x2, Backend::Native, &mut ())
@@ -172,14 +176,15 @@ fn coupled(window: f64, duration: f64, solid: Solid) -> Vec<Row> {
         ),
         ("Solid", solid_job),
     ]);
-    assert_eq!(outputs.len(), 1, "one CSV file for the flap");
-    let rows = output::read(&outputs[0]).expect("read the Solid's CSV");
+    let flap: Vec<&PathBuf> = outputs.iter().filter(|p| p.ends_with("flap.csv")).collect();
+    assert_eq!(flap.len(), 1, "one CSV file for the flap: {outputs:?}");
+    let rows = output::read(flap[0]).expect("read the Solid's CSV");
     assert_eq!(rows.len(), (duration / window).round() as usize + 1, "one row per window plus the initial one");
     rows
 }
 
 fn reference() -> Monolithic {
-    Monolithic { local: points() }
+    Monolithic { local: points(), t_stiff: T_STIFF, damping: 0.0 }
 }
 
 /// Max |θ_coupled − θ_monolithic| at the window ends over the 2.5 s of the shipped case.
@@ -240,7 +245,7 @@ fn stiffened_flap_settles_on_the_new_static_deflection() {
 /// motion agrees to round-off (1e-12 rad) over the whole run.
 #[test]
 fn yaml_route_and_coded_route_give_the_same_motion() {
-    let yaml = coupled(2.5e-2, 2.5, Solid::Yaml);
+    let yaml = coupled(2.5e-2, 2.5, Solid::Yaml(SOLID_MODEL.into()));
     let coded = coupled(2.5e-2, 2.5, Solid::Coded { stiffen: false });
     let worst = yaml.iter().zip(&coded).map(|(a, b)| (a.rotation.z - b.rotation.z).abs()).fold(0.0, f64::max);
     assert!(worst < 1e-12, "the routes differ by {worst:e} rad");
@@ -273,4 +278,69 @@ fn shipped_case_runs_as_processes_through_the_launcher() {
     let expected = inproc.last().unwrap();
     assert!((last.time - 2.5).abs() < 1e-9);
     assert!((last.rotation.z - expected.rotation.z).abs() < 1e-12, "{} vs {}", last.rotation.z, expected.rotation.z);
+}
+
+/// The flap of `configs/flap/external_pto` (spring native, a worked module on the hinge's RSDA)
+/// with `module` and its `config`; the module path made absolute for the temporary case.
+fn module_model(module: &str, config: &str) -> String {
+    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("pto/examples");
+    let text = include_str!("../configs/flap/external_pto/solid/model.yaml");
+    let text =
+        edit(text, "../../../../pto/examples/linear_damper_pto.py", &examples.join(module).display().to_string());
+    edit(&text, "        damping: 2.0          # N m s/rad: a damping ratio of 0.2 on the spring alone", config)
+}
+
+/// Issue 13's flap case: the linear-damper module on the hinge (a torque, N m) moves the flap
+/// as the RSDA's own damping coefficient does, and as the monolithic model with the damper.
+/// The module's torque is held over each 1 ms solver step (explicit within the step): an
+/// O(dt) difference, relatively of order c dt / I = 2.1e-3 (measured: 1.3e-4 rad on a 0.22 rad
+/// peak, 0.06 %), far below the coupling's own O(window) error.
+#[test]
+fn a_damper_module_on_the_hinge_moves_the_flap_as_the_builtin_damper() {
+    let c = 2.0;
+    let module =
+        coupled(2.5e-2, 2.5, Solid::Yaml(module_model("linear_damper_pto.py", &format!("        damping: {c}"))));
+    let builtin_model = edit(
+        SOLID_MODEL,
+        "      spring_coefficient: 25",
+        &format!("      spring_coefficient: 25\n      damping_coefficient: {c}"),
+    );
+    let builtin = coupled(2.5e-2, 2.5, Solid::Yaml(builtin_model));
+    let worst = module.iter().zip(&builtin).map(|(a, b)| (a.rotation.z - b.rotation.z).abs()).fold(0.0, f64::max);
+    let peak = builtin.iter().map(|r| r.rotation.z.abs()).fold(0.0, f64::max);
+    println!("module vs built-in damper: max |Δθ| = {worst:.2e} rad (peak {peak:.3} rad)");
+    assert!(worst < 2e-3 * peak, "the module's flap differs from the built-in damper's by {worst:e} rad");
+    // Against physics: the monolithic flap with the damper, the first-order bound above.
+    let every = 250;
+    let reference = Monolithic { local: points(), t_stiff: f64::INFINITY, damping: c }.trajectory(2.5, 1e-4, every);
+    let err = module.iter().zip(&reference).map(|(r, (_, th))| (r.rotation.z - th).abs()).fold(0.0, f64::max);
+    assert!(err < 0.02, "the module's flap is {err:.4} rad from the monolithic damped flap");
+    // The damper matters: without it the flap swings further.
+    let free = coupled(2.5e-2, 2.5, Solid::Yaml(SOLID_MODEL.into()));
+    let free_peak = free.iter().map(|r| r.rotation.z.abs()).fold(0.0, f64::max);
+    assert!(free_peak > peak * 1.05, "undamped peak {free_peak} vs damped {peak}");
+}
+
+/// The other two worked modules run on the hinge too (torque units): adaptive damping with a
+/// torque limit and the hydraulic accumulator (a gas spring plus a valve) both slow the flap's
+/// first swing below the undamped one and leave it deflected the stream's way.
+#[test]
+fn adaptive_and_hydraulic_modules_run_on_the_hinge() {
+    let free = coupled(2.5e-2, 2.5, Solid::Yaml(SOLID_MODEL.into()));
+    let free_peak = free.iter().map(|r| r.rotation.z).fold(0.0, f64::max);
+    for (module, config) in [
+        ("adaptive_damping_pto.py", "{damping: 2.0, gain: 0.5, v_ref: 0.5, c_min: 1.0, c_max: 4.0, f_max: 1.5}"),
+        ("hydraulic_accumulator_pto.py", "{area: 1.0e-3, v0: 1.0e-3, p0: 1.0e4, gamma: 1.4, valve: 2.0}"),
+    ] {
+        // The flow mapping replaces the `damping: 2.0` entry under `config:`.
+        let model = module_model(module, "").replace("      config:\n\n", &format!("      config: {config}\n"));
+        let rows = coupled(2.5e-2, 2.5, Solid::Yaml(model));
+        let peak = rows.iter().map(|r| r.rotation.z).fold(0.0, f64::max);
+        println!(
+            "{module}: peak {peak:.4} rad, undamped {free_peak:.4} rad, at 2.5 s {:.4} rad",
+            rows.last().unwrap().rotation.z
+        );
+        assert!(peak < 0.95 * free_peak && peak > 0.0, "{module}: peak {peak} vs undamped {free_peak}");
+        assert!(rows.last().unwrap().rotation.z > 0.0, "{module}: the flap turned against the stream");
+    }
 }

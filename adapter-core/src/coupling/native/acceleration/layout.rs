@@ -87,6 +87,30 @@ impl Layout {
             })
     }
 
+    /// Where this layout's grid departs from `other`'s, for messages: the first datum whose
+    /// samples differ, with its sample times before the window end in both.
+    pub fn grid_difference(&self, other: &Layout) -> String {
+        let offsets = |b: &Block| {
+            let e = end(b);
+            let v: Vec<String> = b.times.iter().map(|t| format!("{:e}", t - e)).collect();
+            format!("[{}]", v.join(", "))
+        };
+        self.blocks
+            .iter()
+            .zip(&other.blocks)
+            .find(|(a, b)| offsets(a) != offsets(b))
+            .map(|(a, b)| {
+                format!(
+                    "data \"{}\": samples at t − window end = {} before, {} now (window end {})",
+                    a.key.1,
+                    offsets(a),
+                    offsets(b),
+                    end(b)
+                )
+            })
+            .unwrap_or_default()
+    }
+
     /// Length of the all-data vector.
     pub fn all_len(&self) -> usize {
         self.blocks.iter().map(|b| b.size * b.times.len()).sum()

@@ -152,8 +152,9 @@ impl QnBase {
             Some(old) if old.same_data(&new) => {
                 if self.iter > 0 {
                     log::warn!(
-                        "{}: the time grid changed within a window; its quasi-Newton columns are dropped",
-                        self.label
+                        "{}: the time grid changed within a window; its quasi-Newton columns are dropped ({})",
+                        self.label,
+                        old.grid_difference(&new)
                     );
                     let before = self.cols.len();
                     let window = self.window;

@@ -6,7 +6,7 @@
 use super::super::acceleration::{self, AccData, Acceleration};
 use super::super::data::Key;
 use super::super::m2n::wire::DataItem;
-use super::super::time::{Waveform, EPS};
+use super::super::time::{tolerance, Waveform};
 use super::convergence::{all_converged, Measure};
 use super::logs::{Cell, Table};
 use crate::config::CouplingSchemeDecl;
@@ -204,7 +204,7 @@ impl Implicit {
                 }
             } else {
                 w.trim_after(start);
-                for (t, v) in s.item.times.iter().zip(&s.item.values).filter(|(t, _)| **t > start + EPS) {
+                for (t, v) in s.item.times.iter().zip(&s.item.values).filter(|(t, _)| **t > start + tolerance(start)) {
                     w.set(*t, v.clone());
                 }
             }
@@ -219,7 +219,7 @@ impl Implicit {
         let mut times = Vec::new();
         let mut values = Vec::new();
         let mut old = Vec::new();
-        for (t, v) in s.item.times.iter().zip(&s.item.values).filter(|(t, _)| **t > start + EPS) {
+        for (t, v) in s.item.times.iter().zip(&s.item.values).filter(|(t, _)| **t > start + tolerance(start)) {
             times.push(*t);
             values.extend_from_slice(v);
             match prev.and_then(|w| w.sample(*t)) {
@@ -264,7 +264,7 @@ impl Implicit {
 fn write_back(item: &mut DataItem, start: f64, d: &AccData) {
     let mut k = 0;
     for (t, v) in item.times.iter().zip(item.values.iter_mut()) {
-        if *t > start + EPS {
+        if *t > start + tolerance(start) {
             v.copy_from_slice(&d.values[k * d.size..(k + 1) * d.size]);
             k += 1;
         }

@@ -10,6 +10,15 @@ pub use waveform::Waveform;
 /// The one absolute tolerance preCICE uses for every time comparison (spec conventions).
 pub const EPS: f64 = 1e-14;
 
+/// The tolerance for comparing absolute times near `t`: [`EPS`], or a few units in the last
+/// place where that is below them. Past t = 128 s one ulp of an f64 is 2.8e-14 s, more than
+/// [`EPS`], so a sample time and a window start summed in another order (both exact to the
+/// last bit of their own sums) would otherwise compare unequal; e.g. RM3's window-start sample
+/// was taken for a sub-step after t = 128 s.
+pub fn tolerance(t: f64) -> f64 {
+    EPS * t.abs().max(1.0)
+}
+
 /// `a == b` within [`EPS`].
 pub fn equals(a: f64, b: f64) -> bool {
     (a - b).abs() <= EPS

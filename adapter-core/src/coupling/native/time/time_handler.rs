@@ -83,7 +83,7 @@ impl TimeHandler {
     /// False once `max-time-windows` windows are done or `max-time` is reached (within ε).
     pub fn is_ongoing(&self) -> bool {
         let windows_ok = self.max_windows.is_none_or(|n| self.window <= n);
-        let time_ok = self.max_time.is_none_or(|m| m - self.time() > EPS);
+        let time_ok = self.max_time.is_none_or(|m| m - self.time() > super::tolerance(m));
         windows_ok && time_ok
     }
     /// Adds a step; true when the window end has been reached (within ε).

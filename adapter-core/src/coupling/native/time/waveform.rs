@@ -2,7 +2,7 @@
 //! right-continuous piecewise constant, degree ≥ 1 an interpolating B-spline through
 //! all samples (degree 1 = piecewise linear), clamped to the sample range.
 
-use super::EPS;
+use super::tolerance;
 
 /// Samples `(t, values)` with strictly increasing times.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -34,8 +34,8 @@ impl Waveform {
     }
     /// Inserts a sample in time order; a sample at an existing time (±ε) is overwritten.
     pub fn set(&mut self, t: f64, values: Vec<f64>) {
-        match self.samples.iter().position(|(s, _)| *s >= t - EPS) {
-            Some(i) if (self.samples[i].0 - t).abs() <= EPS => self.samples[i] = (t, values),
+        match self.samples.iter().position(|(s, _)| *s >= t - tolerance(t)) {
+            Some(i) if (self.samples[i].0 - t).abs() <= tolerance(t) => self.samples[i] = (t, values),
             Some(i) => self.samples.insert(i, (t, values)),
             None => self.samples.push((t, values)),
         }
@@ -54,15 +54,15 @@ impl Waveform {
     }
     /// Drops samples older than `t` (−ε).
     pub fn trim_before(&mut self, t: f64) {
-        self.samples.retain(|(s, _)| *s >= t - EPS);
+        self.samples.retain(|(s, _)| *s >= t - tolerance(t));
     }
     /// Drops samples newer than `t` (+ε): a repeated implicit window starts again from `t`.
     pub fn trim_after(&mut self, t: f64) {
-        self.samples.retain(|(s, _)| *s <= t + EPS);
+        self.samples.retain(|(s, _)| *s <= t + tolerance(t));
     }
     /// Samples with time in `[from, to]` (±ε).
     pub fn samples_between(&self, from: f64, to: f64) -> Vec<(f64, Vec<f64>)> {
-        self.samples.iter().filter(|(s, _)| *s >= from - EPS && *s <= to + EPS).cloned().collect()
+        self.samples.iter().filter(|(s, _)| *s >= from - tolerance(from) && *s <= to + tolerance(to)).cloned().collect()
     }
 
     /// The interpolated values at `t`; `None` without samples.
@@ -76,10 +76,10 @@ impl Waveform {
         }
         let p = (self.degree as usize).min(n - 1);
         if p == 0 {
-            let i = self.samples.iter().position(|(s, _)| *s >= t - EPS).unwrap_or(n - 1);
+            let i = self.samples.iter().position(|(s, _)| *s >= t - tolerance(t)).unwrap_or(n - 1);
             return Some(self.samples[i].1.clone());
         }
-        if let Some((_, v)) = self.samples.iter().find(|(s, _)| (s - t).abs() <= EPS) {
+        if let Some((_, v)) = self.samples.iter().find(|(s, _)| (s - t).abs() <= tolerance(t)) {
             return Some(v.clone());
         }
         if p == 1 {

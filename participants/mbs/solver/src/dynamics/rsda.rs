@@ -31,6 +31,9 @@ pub struct Rsda {
     pub preload: f64,
     /// Free angle `θ0` (rad).
     pub free_angle: f64,
+    /// Spring coefficients that take over during a run, `(from time s, k N m/rad)` in
+    /// increasing time: a step starting at or after `from` uses that `k` (a stiffening spring).
+    pub stiffness_schedule: Vec<(f64, f64)>,
 }
 
 impl Rsda {
@@ -69,7 +72,21 @@ impl Rsda {
             damping,
             preload,
             free_angle,
+            stiffness_schedule: Vec::new(),
         })
+    }
+
+    /// The same RSDA with `schedule` (`(from s, k N m/rad)`, times strictly increasing, all finite).
+    pub fn with_stiffness_schedule(mut self, schedule: Vec<(f64, f64)>) -> Result<Self, MbsError> {
+        if schedule.iter().any(|(t, k)| !t.is_finite() || !k.is_finite()) {
+            return Err(MbsError::NotFinite("an RSDA stiffness schedule entry"));
+        }
+        if schedule.windows(2).any(|w| w[1].0 <= w[0].0) {
+            let why = "its stiffness schedule's times must increase strictly".to_string();
+            return Err(MbsError::InvalidElement { name: self.name.clone(), why });
+        }
+        self.stiffness_schedule = schedule;
+        Ok(self)
     }
 
     /// The world axis, the angle `θ` and its rate `θ̇`.
@@ -114,10 +131,56 @@ impl ForceElement for Rsda {
         let (_, th, rate) = self.angle_and_rate(bodies)?;
         Some(-(self.preload - self.stiffness * (th - self.free_angle) - self.damping * rate) * rate)
     }
+    /// The last schedule entry whose time has come sets `k` for the step (times within
+    /// 1e-9 s count as reached, so a switch at a window boundary is not lost to round-off).
+    fn begin_step(&mut self, t: f64, _dt: f64, _bodies: &BodySet) -> Result<(), MbsError> {
+        if let Some(&(_, k)) = self.stiffness_schedule.iter().rev().find(|(from, _)| t >= from - 1e-9) {
+            self.stiffness = k;
+        }
+        Ok(())
+    }
     fn clone_box(&self) -> Box<dyn ForceElement> {
         Box::new(self.clone())
     }
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dynamics::body::RigidBodyBuilder;
+
+    fn spring() -> (BodySet, Rsda) {
+        let mut bodies = BodySet::new(Vector3::zeros());
+        let a = bodies.insert(RigidBodyBuilder::fixed().build().unwrap());
+        let b = bodies.insert(RigidBodyBuilder::dynamic(1.0, Vector3::new(1.0, 1.0, 1.0)).build().unwrap());
+        let r = Rsda::new("s", &bodies, a, b, Vector3::z(), 25.0, 0.0, 0.0, 0.0).unwrap();
+        (bodies, r)
+    }
+
+    #[test]
+    fn schedule_switches_the_spring_at_its_times() {
+        let (bodies, r) = spring();
+        let mut r = r.with_stiffness_schedule(vec![(1.5, 200.0), (2.0, 50.0)]).unwrap();
+        let k_at = |r: &mut Rsda, t: f64| {
+            r.begin_step(t, 1e-3, &bodies).unwrap();
+            r.stiffness
+        };
+        assert_eq!(k_at(&mut r, 0.0), 25.0);
+        assert_eq!(k_at(&mut r, 1.499), 25.0);
+        // A window boundary summed to just below 1.5 still switches.
+        assert_eq!(k_at(&mut r, 1.5 - 1e-12), 200.0);
+        assert_eq!(k_at(&mut r, 1.9), 200.0);
+        assert_eq!(k_at(&mut r, 2.0), 50.0);
+    }
+
+    #[test]
+    fn schedule_refuses_unordered_or_infinite_entries() {
+        let (_, r) = spring();
+        let e = r.clone().with_stiffness_schedule(vec![(2.0, 1.0), (1.0, 2.0)]).unwrap_err();
+        assert!(e.to_string().contains("increase strictly"), "{e}");
+        assert!(r.with_stiffness_schedule(vec![(f64::NAN, 1.0)]).is_err());
     }
 }

@@ -394,7 +394,16 @@ fn build_forces(
             r.free_angle * scale,
         ) {
             Ok(e) => {
-                forces.insert(Box::new(e));
+                let schedule = r.spring_schedule.iter().map(|s| (s.from, s.spring_coefficient)).collect();
+                match e.with_stiffness_schedule(schedule) {
+                    Ok(e) => {
+                        forces.insert(Box::new(e));
+                    }
+                    Err(e) => errors.error(
+                        ctx.lines.loc(&key(".spring_schedule")),
+                        format!("{what}: {e}; list the entries as `{{from: <s>, spring_coefficient: <N m/rad>}}` in increasing `from`"),
+                    ),
+                }
             }
             Err(e) => errors.error(ctx.lines.loc(&key("")), format!("{what}: {e}")),
         }

@@ -29,6 +29,9 @@
 //!   rsdas:
 //!     - {name: spring, body1: a, body2: b, location: [..], axis: [..], spring_coefficient: k,
 //!        damping_coefficient: c, preload: P, free_angle: a0}     # a0 in the model's angle unit
+//!     # optional on an RSDA: the spring stiffens (or softens) during the run; a step that starts
+//!     # at or after `from` (s) uses that coefficient (N m/rad)
+//!     #  spring_schedule: [{from: 1.5, spring_coefficient: 200}]
 //!   external_ptos:               # a link's force from a module in its own process
 //!     - {link: pto, command: [python3, my_pto.py], rich_state: true, combine_native: false,
 //!        timeout_ms: 20000, config: {damping: 1.2e6}}   # docs/external-modules.md
@@ -167,6 +170,21 @@ mod tests {
         let t0 = 2.0 * std::f64::consts::PI * (0.934f64 / 25.0).sqrt();
         let t = (ups[ups.len() - 1] - ups[0]) / (ups.len() - 1) as f64;
         assert!((t / t0 - 1.0).abs() < 2e-3, "period {t} s, closed form {t0} s");
+    }
+
+    #[test]
+    fn spring_schedule_stiffens_the_rsda_and_its_errors_name_the_line() {
+        let text = format!("{FLAP}      spring_schedule:\n        - {{from: 1.5, spring_coefficient: 200}}\n");
+        let (mut m, w) = parse_str(&text, Path::new("m.yaml"), Vector3::zeros()).unwrap();
+        assert!(w.0.is_empty(), "{w}");
+        let rsda = m.forces.find_mut::<tidelink_mbs_solver::dynamics::rsda::Rsda>("rsda").unwrap();
+        assert_eq!(rsda.stiffness_schedule, vec![(1.5, 200.0)]);
+        let bad = format!(
+            "{FLAP}      spring_schedule:\n        - {{from: 2, spring_coefficient: 200}}\n        \
+             - {{from: 1, spring_coefficient: 100}}\n"
+        );
+        let e = parse_str(&bad, Path::new("m.yaml"), g()).unwrap_err().to_string();
+        assert!(e.contains("m.yaml:27: error: RSDA `rsda`") && e.contains("increase strictly"), "{e}");
     }
 
     #[test]

@@ -129,6 +129,9 @@ pub(super) struct RsdaEntry {
     pub(super) preload: f64,
     #[serde(default)]
     pub(super) free_angle: f64,
+    /// Spring coefficients that take over during the run (a stiffening spring).
+    #[serde(default)]
+    pub(super) spring_schedule: Vec<SpringStepEntry>,
     pub(super) visualization: Option<IgnoredAny>,
 }
 
@@ -146,6 +149,14 @@ pub(super) struct ExternalForceEntry {
     pub(super) timeout_ms: Option<u64>,
     /// The module's settings, passed through as JSON.
     pub(super) config: Option<serde_yaml::Value>,
+}
+
+/// From time `from` (s) on, the RSDA's spring coefficient is `spring_coefficient` (N m/rad).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct SpringStepEntry {
+    pub(super) from: f64,
+    pub(super) spring_coefficient: f64,
 }
 
 /// An external power take-off on a TSDA or RSDA of the model.

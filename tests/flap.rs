@@ -344,3 +344,18 @@ fn adaptive_and_hydraulic_modules_run_on_the_hinge() {
         assert!(rows.last().unwrap().rotation.z > 0.0, "{module}: the flap turned against the stream");
     }
 }
+
+/// A scheduled spring and an external module on the same RSDA would silently drop the schedule
+/// (the module's law replaces or combines with a fixed one): refused at the link's line.
+#[test]
+fn a_module_on_a_scheduled_spring_is_refused() {
+    let model = edit(
+        &module_model("linear_damper_pto.py", "        damping: 2.0"),
+        "      free_angle: 0\n",
+        "      free_angle: 0\n      spring_schedule: [{from: 1.5, spring_coefficient: 100}]\n",
+    );
+    let e = tidelink_mbs::io::model_yaml::parse_str(&model, std::path::Path::new("model.yaml"), Vector3::zeros())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("model.yaml:40") && e.contains("spring_schedule") && e.contains("`spring`"), "{e}");
+}

@@ -53,6 +53,17 @@ pub(super) fn attach(
         let (kind, native) = if let Some(t) = any.downcast_ref::<Tsda>() {
             (LinkKind::Tsda, [t.stiffness, t.damping])
         } else if let Some(r) = any.downcast_ref::<Rsda>() {
+            if !r.stiffness_schedule.is_empty() {
+                errors.error(
+                    at(".link"),
+                    format!(
+                        "RSDA `{}` has a spring_schedule, which an external module on it would not follow; \
+                         drop the schedule and let the module change its law in time",
+                        e.link
+                    ),
+                );
+                continue;
+            }
             (LinkKind::Rsda, [r.stiffness, r.damping])
         } else {
             errors.error(at(".link"), format!("`{}` is not a TSDA or RSDA", e.link));

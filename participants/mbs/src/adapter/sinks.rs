@@ -6,6 +6,7 @@ use crate::io::hdf5_output::Hdf5Output;
 use crate::io::link_output::LinkCsv;
 use crate::io::output::{CsvOutput, Row};
 use std::path::PathBuf;
+use tidelink_adapter_core::records::Provenance;
 use tidelink_adapter_core::{AdapterError, AdapterResult};
 
 /// Where and how often the CSV series is written.
@@ -17,6 +18,8 @@ pub struct OutputSettings {
     pub fps: Option<f64>,
     /// CSV per body or one HDF5 file.
     pub format: OutputFormat,
+    /// The case, participant and run time every file is stamped with.
+    pub provenance: Provenance,
 }
 
 /// The file format of the body states (`output.format`; NONE is no [`OutputSettings`]).
@@ -69,7 +72,8 @@ impl MbsAdapter {
     pub(super) fn write_rows(&mut self, time: f64) -> AdapterResult<()> {
         if let Some(settings) = self.output_settings.take_if(|s| s.format == OutputFormat::Hdf5) {
             let names: Vec<&str> = self.coupled.iter().map(|c| c.name.as_str()).collect();
-            let mut h = Hdf5Output::new(&settings.directory.join("bodies.h5"), &names, settings.fps);
+            let mut h =
+                Hdf5Output::new(&settings.directory.join("bodies.h5"), &names, settings.fps, &settings.provenance);
             h.set_links(&self.link_powers().0);
             self.hdf5 = Some(h);
         }
@@ -87,13 +91,14 @@ impl MbsAdapter {
         if self.output.is_none() {
             let Some(settings) = self.output_settings.take() else { return Ok(()) };
             let names: Vec<&str> = self.coupled.iter().map(|c| c.name.as_str()).collect();
-            let out = CsvOutput::create(&settings.directory, &names, settings.fps).map_err(|e| {
-                AdapterError::io(format!("creating the output files in {}", settings.directory.display()), e)
-            })?;
+            let out =
+                CsvOutput::create(&settings.directory, &names, settings.fps, &settings.provenance).map_err(|e| {
+                    AdapterError::io(format!("creating the output files in {}", settings.directory.display()), e)
+                })?;
             self.output = Some(out);
             let links = self.link_powers().0;
             if !links.is_empty() {
-                self.links = Some(LinkCsv::create(&settings.directory, &links).map_err(|e| {
+                self.links = Some(LinkCsv::create(&settings.directory, &links, &settings.provenance).map_err(|e| {
                     AdapterError::io(format!("creating links.csv in {}", settings.directory.display()), e)
                 })?);
             }

@@ -55,6 +55,7 @@ fn main() -> Result<()> {
         fps: Some(100.0),
         format: OutputFormat::Csv,
         provenance,
+        vtk: None,
     }));
     solid.on_before_step(Box::new(|sys, t| {
         if t >= DAMPING_FROM {

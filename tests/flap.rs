@@ -143,7 +143,8 @@ fn coupled(window: f64, duration: f64, solid: Solid) -> Vec<Row> {
             let settings =
                 FlapSettings { stiffen_at: if stiffen { T_STIFF } else { f64::INFINITY }, ..FlapSettings::default() };
             let provenance = Provenance::now(&x2, "Solid");
-            let out = OutputSettings { directory: out_dir, fps: None, format: OutputFormat::Csv, provenance };
+            let out =
+                OutputSettings { directory: out_dir, fps: None, format: OutputFormat::Csv, provenance, vtk: None };
             let mut a = flap::adapter(&settings, Some(out)).map_err(|e| e.to_string())?;
             let mut c = coupling::open(Backend::Native, "Solid", &x2).map_err(|e| e.to_string())?;
             driver::run(&mut a, c.as_mut(), ReadDataTime::WindowStart, &mut ()).map_err(|e| format!("Solid: {e}"))?;

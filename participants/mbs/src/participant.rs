@@ -90,6 +90,10 @@ fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<Mb
     let (solver, solver_warnings) = solver_yaml::load(&file.dir().join(solver_name))?;
     warnings.extend(solver_warnings);
     let output = output_settings(file, cfg)?;
+    if let Some(model_dir) = output.as_ref().and_then(|o| o.vtk.as_ref()) {
+        crate::io::scene::check(&model.shapes, model_dir)
+            .map_err(|e| anyhow!("{}: output.vtk: cannot draw a body shape: {e}", file.path.display()))?;
+    }
     let mut adapter = MbsAdapter::new(file, model, &solver, output)?;
     let (setup, added_mass_warnings) =
         added_mass_source::configure(file, cfg, adapter.coupling_bodies(), adapter.bodies())?;
@@ -154,5 +158,7 @@ fn output_settings(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Option
     };
     let directory = file.dir().join(out.directory.as_deref().unwrap_or("output"));
     let provenance = Provenance::now(&cfg.path, &file.adapter.participant_name);
-    Ok(Some(OutputSettings { directory, fps: out.fps, format, provenance }))
+    let model_dir = file.model.as_ref().map(|m| file.dir().join(m)).and_then(|m| m.parent().map(Path::to_path_buf));
+    let vtk = out.vtk.then(|| model_dir.unwrap_or_else(|| file.dir()));
+    Ok(Some(OutputSettings { directory, fps: out.fps, format, provenance, vtk }))
 }

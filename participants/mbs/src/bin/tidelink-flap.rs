@@ -51,8 +51,13 @@ fn run(cli: &Cli) -> Result<()> {
         ..FlapSettings::default()
     };
     let provenance = Provenance::now(&cli.precice_config, &cli.participant);
-    let output =
-        OutputSettings { directory: cli.output.clone(), fps: Some(cli.fps), format: OutputFormat::Csv, provenance };
+    let output = OutputSettings {
+        directory: cli.output.clone(),
+        fps: Some(cli.fps),
+        format: OutputFormat::Csv,
+        provenance,
+        vtk: None,
+    };
     let mut solid = flap::adapter(&settings, Some(output))?;
     let (name, config) = (&settings.participant, &cli.precice_config);
     let summary =

@@ -10,7 +10,8 @@
 //!
 //! and prints a table: ours, frequency domain, WEC-Sim (when given), differences.
 //!
-//! `cargo run --release --example rm3_plots -- <demo folder> <wecsim.csv or -> <out folder>`
+//! `cargo run --release --example rm3_plots -- <demo folder> <wecsim.csv or -> <out folder> [width]`
+//! (`width` in pixels, 1200 by default; the docs' figures are drawn smaller).
 
 mod case;
 mod report;
@@ -59,7 +60,11 @@ fn wecsim(path: &Path) -> Result<report::Run> {
 
 fn main() -> Result<()> {
     let args: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
-    let [dir, reference, out] = args.as_slice() else { bail!("usage: rm3_plots <demo folder> <wecsim.csv|-> <out>") };
+    let (dir, reference, out, width) = match args.as_slice() {
+        [d, r, o] => (d, r, o, 1200),
+        [d, r, o, w] => (d, r, o, w.to_string_lossy().parse::<u32>().context("the width is a whole number of pixels")?),
+        _ => bail!("usage: rm3_plots <demo folder> <wecsim.csv|-> <out> [width in pixels]"),
+    };
     std::fs::create_dir_all(out)?;
     let c = case::read(dir)?;
     let omega = 2.0 * std::f64::consts::PI / c.wave_period;
@@ -100,8 +105,13 @@ fn main() -> Result<()> {
 
     let csv_path = out.join("rm3_results.csv");
     write_csv(&csv_path, &c, &ours, theirs.as_ref())?;
-    report::heave_chart(&c.name, &ours, &fd, c.ramp_time, theirs.as_ref()).write_png(&out.join("heave.png"))?;
-    report::pto_chart(&c.name, &ours, &fd, window, theirs.as_ref()).write_png(&out.join("pto.png"))?;
+    let sized = |chart: tidelink_plot::Chart| {
+        let (w, h) = chart.pixels();
+        let height = (h as u64 * width as u64 / w as u64) as u32;
+        chart.size(width, height)
+    };
+    sized(report::heave_chart(&c.name, &ours, &fd, c.ramp_time, theirs.as_ref())).write_png(&out.join("heave.png"))?;
+    sized(report::pto_chart(&c.name, &ours, &fd, window, theirs.as_ref())).write_png(&out.join("pto.png"))?;
 
     println!(
         "steady state over the last {STEADY_PERIODS} periods ({:.0}–{:.0} s; WEC-Sim over the last {STEADY_PERIODS} of its \

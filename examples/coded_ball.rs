@@ -11,6 +11,7 @@ use nalgebra::{Isometry3, Vector3};
 use std::path::{Path, PathBuf};
 use tidelink_adapter_core::coupling::{self, Backend};
 use tidelink_adapter_core::driver;
+use tidelink_adapter_core::records::Provenance;
 use tidelink_adapter_core::spec::{DataType, MeshType, ReadDataTime};
 use tidelink_mbs::adapter::{MbsAdapter, OutputFormat, OutputSettings};
 use tidelink_mbs_solver::{RigidBodyBuilder, SemiImplicitEuler};
@@ -48,7 +49,14 @@ fn main() -> Result<()> {
         &[("positions", DataType::Positions), ("velocities", DataType::LinearVelocities)],
         &[("forces", DataType::Forces), ("torques", DataType::Torques)],
     )?;
-    solid.set_output(Some(OutputSettings { directory: out_dir.clone(), fps: Some(100.0), format: OutputFormat::Csv }));
+    let provenance = Provenance::now(&case.join("precice-config.xml"), "Solid");
+    solid.set_output(Some(OutputSettings {
+        directory: out_dir.clone(),
+        fps: Some(100.0),
+        format: OutputFormat::Csv,
+        provenance,
+        vtk: None,
+    }));
     solid.on_before_step(Box::new(|sys, t| {
         if t >= DAMPING_FROM {
             for (_, b) in sys.bodies.iter_mut() {

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs what Tidelink needs on a Debian machine that has a Rust toolchain:
-# pkg-config and the HDF5 headers (libhdf5-dev), a TrueType font for the text of test plots
-# (fonts-dejavu-core), and Python 3 with its venv module
+# pkg-config and the HDF5 headers (libhdf5-dev), and Python 3 with its venv module
 # (python3, python3-venv) for hydro/test.sh and `tidelink hydro`. Installs through apt-get
 # as root; otherwise names the missing packages and stops.
 set -euo pipefail
 
 need=()
-for pkg in pkg-config libhdf5-dev fonts-dejavu-core; do
+# (The plots need no font package: tidelink-plot embeds its font.)
+for pkg in pkg-config libhdf5-dev; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 # Checked by what the interpreter can do, not by package name, so a python3 from elsewhere

@@ -11,6 +11,7 @@ mod manifest;
 mod output;
 mod participant_check;
 mod paths;
+mod progress_bar;
 mod progress_view;
 mod run;
 mod run_lock;

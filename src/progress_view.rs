@@ -1,17 +1,19 @@
-//! The launcher's progress display, fed by the participants' `@progress <t>` lines:
-//! a line redrawn at most 4 times a second on a terminal, otherwise a line per 10 %.
+//! The launcher's progress display, fed by the participants' `@progress <t>` lines: on a
+//! terminal a progress bar (simulated time, rate in simulated seconds per wall second, time
+//! left), otherwise a plain line per 10 % with the same figures.
 
+use crate::progress_bar::{clock, rate_eta, Bar};
 use std::collections::HashMap;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 /// Coupled time reached, against the duration the XML declares.
 pub struct ProgressView {
     total: Option<f64>,
     times: HashMap<usize, f64>,
-    tty: bool,
+    bar: Option<Bar>,
+    start: Instant,
     last_draw: Option<Instant>,
-    drawn: bool,
     dirty: bool,
     last_decile: i64,
 }
@@ -22,15 +24,22 @@ const PLAIN_INTERVAL: Duration = Duration::from_secs(10);
 
 impl ProgressView {
     pub fn new(total: Option<f64>) -> Self {
-        let tty = std::io::stderr().is_terminal();
-        ProgressView { total, times: HashMap::new(), tty, last_draw: None, drawn: false, dirty: false, last_decile: 0 }
+        ProgressView {
+            total,
+            times: HashMap::new(),
+            bar: Bar::on_terminal(),
+            start: Instant::now(),
+            last_draw: None,
+            dirty: false,
+            last_decile: 0,
+        }
     }
 
     /// Participant `who` reached time `t`; the display shows the slowest participant.
     pub fn update(&mut self, who: usize, t: f64) {
         self.times.insert(who, t);
         self.dirty = true;
-        if !self.tty {
+        if self.bar.is_none() {
             self.plain();
         }
     }
@@ -40,11 +49,7 @@ impl ProgressView {
     }
 
     fn text(&self) -> Option<String> {
-        let t = self.time()?;
-        Some(match self.total.filter(|n| *n > 0.0) {
-            Some(n) => format!("t = {t:.3} / {n:.3} s ({:.0}%)", (t / n * 100.0).clamp(0.0, 100.0)),
-            None => format!("t = {t:.3} s"),
-        })
+        text(self.time()?, self.total, self.start.elapsed().as_secs_f64()).into()
     }
 
     /// Non-terminal output: one line each time another 10 % is done.
@@ -68,42 +73,62 @@ impl ProgressView {
         }
     }
 
-    /// Terminal output: redraws the line when something changed and 250 ms have passed.
+    /// Terminal output: updates the bar when something changed and 250 ms have passed.
     pub fn tick(&mut self) {
-        if !self.tty || !self.dirty || self.last_draw.is_some_and(|l| l.elapsed() < REDRAW) {
+        let Some(bar) = &self.bar else { return };
+        if !self.dirty || self.last_draw.is_some_and(|l| l.elapsed() < REDRAW) {
             return;
         }
-        if let Some(text) = self.text() {
-            let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\r\x1b[2K{text}");
-            let _ = err.flush();
-            self.drawn = true;
-            self.dirty = false;
-            self.last_draw = Some(Instant::now());
-        }
+        let (Some(t), Some(text)) = (self.time(), self.text()) else { return };
+        let fraction = self.total.filter(|n| *n > 0.0).map_or(0.0, |n| t / n);
+        bar.show(fraction, text);
+        self.dirty = false;
+        self.last_draw = Some(Instant::now());
     }
 
-    /// Erases the progress line so a participant line can be printed in its place.
-    pub fn clear(&mut self) {
-        if self.tty && self.drawn {
-            let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\r\x1b[2K");
-            let _ = err.flush();
-            self.drawn = false;
-            self.dirty = true;
+    /// Prints a participant's line with the bar off the screen (then draws it again).
+    pub fn print(&mut self, print: impl FnOnce()) {
+        match &self.bar {
+            Some(bar) => bar.suspend(print),
+            None => print(),
         }
     }
 
     /// Leaves the last state on screen, ending its line.
     pub fn finish(&mut self) {
-        if self.tty {
-            self.dirty = true;
-            self.last_draw = None;
-            self.tick();
-            if self.drawn {
-                let _ = writeln!(std::io::stderr());
-                self.drawn = false;
-            }
+        self.dirty = true;
+        self.last_draw = None;
+        self.tick();
+        if let Some(bar) = &self.bar {
+            bar.finish();
         }
+    }
+}
+
+/// `t = 12.000 / 400.000 s (3%), 5.1 sim s per wall s, 1:16 left`: the time reached, the rate
+/// and the wall time left (once there is a rate).
+fn text(t: f64, total: Option<f64>, elapsed: f64) -> String {
+    let Some(n) = total.filter(|n| *n > 0.0) else {
+        return match rate_eta(t, t, elapsed) {
+            Some((rate, _)) => format!("t = {t:.3} s, {rate:.3} sim s per wall s"),
+            None => format!("t = {t:.3} s"),
+        };
+    };
+    let mut s = format!("t = {t:.3} / {n:.3} s ({:.0}%)", (t / n * 100.0).clamp(0.0, 100.0));
+    if let Some((rate, left)) = rate_eta(t, n, elapsed) {
+        s.push_str(&format!(", {rate:.3} sim s per wall s, {} left", clock(left)));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::text;
+
+    #[test]
+    fn the_line_says_time_rate_and_time_left() {
+        assert_eq!(text(0.0, Some(400.0), 1.0), "t = 0.000 / 400.000 s (0%)");
+        assert_eq!(text(100.0, Some(400.0), 20.0), "t = 100.000 / 400.000 s (25%), 5.000 sim s per wall s, 1:00 left");
+        assert_eq!(text(2.0, None, 4.0), "t = 2.000 s, 0.500 sim s per wall s");
     }
 }

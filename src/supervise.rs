@@ -97,8 +97,7 @@ fn line(slots: &mut [Slot], view: &mut ProgressView, who: usize, stream: Stream,
     let slot = &mut slots[who];
     let shown = format!("[{}] {text}", slot.run.name);
     slot.tail.push(&shown);
-    view.clear();
-    match stream {
+    view.print(|| match stream {
         Stream::Out => {
             let mut out = std::io::stdout().lock();
             let _ = writeln!(out, "{shown}");
@@ -108,7 +107,7 @@ fn line(slots: &mut [Slot], view: &mut ProgressView, who: usize, stream: Stream,
         Stream::Err => {
             let _ = writeln!(std::io::stderr(), "{shown}");
         }
-    }
+    });
 }
 
 /// Records exits; returns the first participant that failed (non-zero or signal).

@@ -8,6 +8,7 @@ use nalgebra::{Rotation3, Vector3};
 use std::path::PathBuf;
 use tidelink_adapter_core::coupling::{self, Backend};
 use tidelink_adapter_core::driver;
+use tidelink_adapter_core::records::Provenance;
 use tidelink_adapter_core::spec::ReadDataTime;
 use tidelink_adapter_core::testing;
 use tidelink_mbs::adapter::{OutputFormat, OutputSettings};
@@ -145,7 +146,9 @@ fn coupled(window: f64, duration: f64, solid: Solid) -> Vec<Row> {
         Solid::Coded { stiffen } => Box::new(move || {
             let settings =
                 FlapSettings { stiffen_at: if stiffen { T_STIFF } else { f64::INFINITY }, ..FlapSettings::default() };
-            let out = OutputSettings { directory: out_dir, fps: None, format: OutputFormat::Csv };
+            let provenance = Provenance::now(&x2, "Solid");
+            let out =
+                OutputSettings { directory: out_dir, fps: None, format: OutputFormat::Csv, provenance, vtk: None };
             let mut a = flap::adapter(&settings, Some(out)).map_err(|e| e.to_string())?;
             let mut c = coupling::open(Backend::Native, "Solid", &x2).map_err(|e| e.to_string())?;
             driver::run(&mut a, c.as_mut(), ReadDataTime::WindowStart, &mut ()).map_err(|e| format!("Solid: {e}"))?;

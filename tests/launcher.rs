@@ -26,28 +26,9 @@ fn programs() -> &'static Path {
     })
 }
 
-/// The files of the shipped sphere_drop case.
-const FILES: &[&str] = support::SPHERE_DROP_FILES;
-
-/// Writes a copy of configs/sphere_drop into `dir` that runs `windows` windows of 1 ms, with
-/// `(file, from, to)` edits.
+/// A copy of configs/sphere_drop (support::sphere_drop_case).
 fn sphere_drop(dir: &Path, windows: u64, edits: &[(&str, &str, &str)]) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/sphere_drop");
-    let windows = format!("<max-time-windows value=\"{windows}\" />");
-    let all: Vec<(&str, &str, &str)> =
-        std::iter::once(("precice-config.xml", "<max-time-windows value=\"1000\" />", windows.as_str()))
-            .chain(edits.iter().copied())
-            .collect();
-    for f in FILES {
-        let mut text = std::fs::read_to_string(root.join(f)).unwrap_or_else(|e| panic!("read {f}: {e}"));
-        for (_, from, to) in all.iter().filter(|e| e.0 == *f) {
-            assert!(text.contains(from), "{f} has no `{from}`");
-            text = text.replace(from, to);
-        }
-        let p = dir.join(f);
-        std::fs::create_dir_all(p.parent().expect("a folder")).expect("create folder");
-        std::fs::write(p, text).expect("write case file");
-    }
+    support::sphere_drop_case(dir, windows, edits);
 }
 
 /// `tidelink run <case>` with its output in `log`; `path_first`: a folder put first on PATH.
@@ -309,6 +290,16 @@ fn ball_csv(case: &Path) -> PathBuf {
     case.join("solid/output/ball.csv")
 }
 
+/// The ball's rows as written, without the provenance line (it carries the run's start time,
+/// which differs between runs of the same physics).
+fn ball_rows(case: &Path) -> std::io::Result<Vec<u8>> {
+    let text = std::fs::read(ball_csv(case))?;
+    Ok(match text.first() {
+        Some(b'#') => text.iter().position(|&b| b == b'\n').map_or(Vec::new(), |i| text[i + 1..].to_vec()),
+        _ => text,
+    })
+}
+
 /// Two runs of different cases that share an exchange directory, started together many times:
 /// each either runs with its own physics (its output equals that of a run alone, bit for bit)
 /// or is refused at once because the other is using the directory. Never both exit 0 with
@@ -323,7 +314,7 @@ fn runs_of_different_cases_sharing_an_exchange_directory_never_cross() {
         .map(|c| {
             let o = Command::new(TIDELINK).arg("run").arg(c).output().expect("run alone");
             assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-            std::fs::read(ball_csv(c)).expect("output of a run alone")
+            ball_rows(c).expect("output of a run alone")
         })
         .collect();
     assert_ne!(reference[0], reference[1], "the two cases must differ in their physics");
@@ -341,7 +332,7 @@ fn runs_of_different_cases_sharing_an_exchange_directory_never_cross() {
             let t = read(&logs[k]);
             if status.success() {
                 ran += 1;
-                let out = std::fs::read(ball_csv(&cases[k])).expect("output");
+                let out = ball_rows(&cases[k]).expect("output");
                 assert!(out == reference[k], "trial {trial}: case {k} exited 0 with another case's physics:\n{t}");
             } else {
                 assert!(t.contains(&format!("another run is using {shared}")), "trial {trial}, case {k}: {t}");
@@ -386,7 +377,7 @@ fn participants_of_different_runs_started_by_hand_never_cross() {
         .map(|c| {
             let o = Command::new(TIDELINK).arg("run").arg(c).output().expect("run alone");
             assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-            std::fs::read(ball_csv(c)).expect("output of a run alone")
+            ball_rows(c).expect("output of a run alone")
         })
         .collect();
     let mut failed_runs = 0;
@@ -424,7 +415,7 @@ fn participants_of_different_runs_started_by_hand_never_cross() {
         }
         for k in 0..2 {
             if ok[k] {
-                let out = std::fs::read(ball_csv(&cases[k])).expect("output");
+                let out = ball_rows(&cases[k]).expect("output");
                 assert!(out == reference[k], "trial {trial}: case {k} ran with another case's partner:\n{}", texts[k]);
             } else {
                 failed_runs += 1;

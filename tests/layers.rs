@@ -44,14 +44,14 @@ fn solver_crates_depend_on_numerics_only() {
     only("participants/tdpf/solver/Cargo.toml", &tdpf, why);
     only("formats/hydro-data/Cargo.toml", &["nalgebra"], "the data model is plain numbers");
     // The SPH solver also reads body meshes (tobj, stl_io); its tests and benchmark draw a PNG
-    // and read CPU time (plotters, libc), never the library itself.
+    // and read CPU time (tidelink-plot, libc), never the library itself.
     let sph: Vec<&str> = NUMERICS.iter().copied().chain(["tobj", "stl_io"]).collect();
     for section in ["dependencies", "build-dependencies"] {
         for d in deps("participants/sph/solver/Cargo.toml", section) {
             assert!(sph.contains(&d.as_str()), "participants/sph/solver/Cargo.toml [{section}] has `{d}`: {why}");
         }
     }
-    let sph_dev: Vec<&str> = sph.iter().copied().chain(["plotters", "libc"]).collect();
+    let sph_dev: Vec<&str> = sph.iter().copied().chain(["tidelink-plot", "libc"]).collect();
     only_section(
         "participants/sph/solver/Cargo.toml",
         "dev-dependencies",
@@ -95,6 +95,15 @@ fn participants_never_depend_on_each_other() {
             );
         }
     }
+}
+
+#[test]
+fn the_plot_crate_knows_nothing_of_ours() {
+    only(
+        "tools/plot/Cargo.toml",
+        &["plotters", "dejavu", "thiserror", "tempfile"],
+        "the chart crate draws series it is given; it reads no file of ours and knows no solver",
+    );
 }
 
 #[test]

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::testing;
 use tidelink_mbs::io::output::{self, Row};
+use tidelink_tdpf_solver::frequency_domain::{steady_heave, HeaveSystem};
 
 mod support;
 use support::rm3_case::{self, Coupling, IMPLICIT, PLATE_FREE_MODEL, SOLID_MODEL};
@@ -107,38 +108,13 @@ fn heave(rows: &[Row]) -> Vec<(f64, f64)> {
 }
 
 /// The steady heave of the linear model in the frequency domain, from the file's
-/// coefficients at ω (linear interpolation): `[−ω²(M + A) + iω(B + B_pto) + K] Z = X A_w`,
-/// with or without the body-to-body terms of A and B. (float, spar) as complex amplitudes.
+/// coefficients at ω (`tidelink_tdpf_solver::frequency_domain`), with or without the
+/// body-to-body terms of A and B. (float, spar) as complex amplitudes.
 fn frequency_domain(data: &Path, body_to_body: bool) -> [Complex<f64>; 2] {
     let hydro = tidelink_bemio::read(&data.join("rm3.h5")).expect("read rm3.h5");
-    let w = &hydro.omega;
-    let k = w.iter().position(|x| *x > OMEGA).expect("ω inside the file's grid");
-    let s = (OMEGA - w[k - 1]) / (w[k] - w[k - 1]);
-    let at = |m: &[DMatrix<f64>], r: usize, c: usize| m[k - 1][(r, c)] * (1.0 - s) + m[k][(r, c)] * s;
-    let mass = [725833.0, 886687.0];
-    let mut sys = nalgebra::Matrix2::<Complex<f64>>::zeros();
-    let mut rhs = nalgebra::Vector2::<Complex<f64>>::zeros();
-    for i in 0..2 {
-        let b = &hydro.bodies[i];
-        for j in 0..2 {
-            if i != j && !body_to_body {
-                continue;
-            }
-            let (a, bb) = (at(&b.added_mass, 2, 6 * j + 2), at(&b.radiation_damping, 2, 6 * j + 2));
-            sys[(i, j)] += Complex::new(-OMEGA * OMEGA * a, OMEGA * bb);
-        }
-        sys[(i, i)] += Complex::new(b.hydrostatic_stiffness[(2, 2)] - OMEGA * OMEGA * mass[i], 0.0);
-        let re = b.excitation.re[k - 1][(2, 0)] * (1.0 - s) + b.excitation.re[k][(2, 0)] * s;
-        let im = b.excitation.im[k - 1][(2, 0)] * (1.0 - s) + b.excitation.im[k][(2, 0)] * s;
-        rhs[i] = Complex::new(re, im) * WAVE_AMPLITUDE;
-    }
-    let pto = Complex::new(0.0, OMEGA * PTO_DAMPING);
-    sys[(0, 0)] += pto;
-    sys[(1, 1)] += pto;
-    sys[(0, 1)] -= pto;
-    sys[(1, 0)] -= pto;
-    let z = sys.lu().solve(&rhs).expect("a regular system");
-    [z[0], z[1]]
+    let system = HeaveSystem { masses: vec![725833.0, 886687.0], dampers: vec![(0, 1, PTO_DAMPING)], body_to_body };
+    let z = steady_heave(&hydro, &system, OMEGA, WAVE_AMPLITUDE).expect("the frequency-domain steady state");
+    [z.heave[0], z.heave[1]]
 }
 
 /// Mean absorbed PTO power `c (ż_float − ż_plate)²` over the steady window.

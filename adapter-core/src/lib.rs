@@ -13,6 +13,7 @@ pub mod launcher;
 pub mod mesh;
 pub mod participant;
 pub mod progress;
+pub mod records;
 pub mod spec;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;

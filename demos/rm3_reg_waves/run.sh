@@ -2,7 +2,9 @@
 # The rm3_reg_waves demo: the RM3 point absorber in regular waves (H 2.5 m, T 8 s) for
 # 400 s, tidelink-mbs coupled to tidelink-tdpf. Builds in release mode, makes the
 # hydrodynamic file, runs the case, then writes results and plots to
-# demos/rm3_reg_waves/results/. Run from anywhere.
+# demos/rm3_reg_waves/results/ and prints how close the steady state is to the
+# frequency-domain solution of the same file (and to WEC-Sim's, when ../shared is there).
+# Run from anywhere.
 #
 # The hydrodynamic file (demos/rm3_reg_waves/hydro/rm3.h5) is generated with Capytaine by
 # `tidelink hydro` from configs/rm3_reg_waves/hydro/rm3_gdf.yaml: a few minutes on first
@@ -33,9 +35,8 @@ target/release/tidelink run demos/rm3_reg_waves
 reference=../shared/data/rm3/wecsim_rm3_regular_H2p5_T8_reference.csv
 [[ -f "$reference" ]] || reference=-
 out=demos/rm3_reg_waves/results
-cargo run --release -q -p tidelink --example rm3_plots -- \
-    demos/rm3_reg_waves/solid/output/bodies.h5 "$reference" "$out"
+cargo run --release -q -p tidelink --example rm3_plots -- demos/rm3_reg_waves "$reference" "$out"
 echo
-echo "heave.png: float (top) and spar (middle) heave against time, ours blue, WEC-Sim's orange (0-200 s, when"
-echo "           available), and ours minus WEC-Sim's (bottom: float blue, spar green)"
-echo "pto.png:   PTO force on the float (top) and absorbed power (bottom)"
+echo "heave.png: float and spar heave against time (tidelink blue), the frequency-domain steady amplitude of the"
+echo "           same hydrodynamic file (dashed), WEC-Sim's series (orange, 0-200 s, when ../shared is there) and"
+echo "           tidelink minus WEC-Sim; pto.png: PTO force and absorbed power. How to read them: docs/reading-results.md"

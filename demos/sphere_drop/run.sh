@@ -18,15 +18,18 @@ fi
 
 echo
 echo "trajectory of the ball (one row per 1 ms window): $csv"
-echo "columns: $(head -n 1 "$csv")"
-# Column 1 is the time, column 4 the height z of the ball's centre (the water line is z = 0).
-awk -F, 'NR == 2 { z0 = $4; min = $4; tmin = $1 }
-         NR > 1  { if ($4 < min) { min = $4; tmin = $1 }; t = $1; z = $4; vz = $10 }
+echo "$(head -n 1 "$csv")"
+echo "columns: $(sed -n 2p "$csv")"
+# Line 1 says which case and run, line 2 names the columns (time_s, x_m, y_m, z_m, ...);
+# column 1 is the time, column 4 the height z of the ball's centre (the water line is z = 0).
+awk -F, '/^#/ || /^time_s/ { next }
+         !seen { z0 = $4; min = $4; tmin = $1; seen = 1 }
+         { if ($4 < min) { min = $4; tmin = $1 }; t = $1; z = $4; vz = $10 }
          END {
            printf "released at z = %.3f m; deepest point z = %.4f m at t = %.3f s\n", z0, min, tmin
            printf "at the end (t = %.3f s): z = %.4f m, vz = %.4f m/s\n", t, z, vz
            print  "equilibrium: z = 0 (the ball is half as dense as water); see demos/sphere_drop/README.md"
          }' "$csv"
 
-# A PNG of the main channels (no text; top: z, middle: vz, bottom: Fz, grey lines at zero).
+# A PNG of the main channels (top: z, middle: v_z, bottom: F_z; title, units and legend on it).
 cargo run --release -q -p tidelink-mbs --example plot_csv -- "$csv" "${csv%.csv}.png"

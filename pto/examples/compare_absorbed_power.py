@@ -3,7 +3,8 @@
     python3 pto/examples/compare_absorbed_power.py BUILTIN/links.csv MODULE/links.csv [--link pto] [--from 50]
 
 The mean is over the rows from --from seconds on (the start-up transient left out); the rows are
-the output's (fps) samples, the same times in both runs.
+the output's (fps) samples, the same times in both runs. A links.csv starts with a comment line
+(`# case ..., participant ..., run at ...`), then the columns `time_s,<link>_power_W,...`.
 """
 
 import argparse
@@ -12,10 +13,13 @@ import csv
 
 def mean_power(path, link, t0):
     with open(path, newline="") as f:
-        rows = [r for r in csv.DictReader(f) if float(r["time"]) >= t0]
+        rows = [r for r in csv.DictReader(line for line in f if not line.startswith("#")) if float(r["time_s"]) >= t0]
     if not rows:
         raise SystemExit(f"{path}: no rows from t = {t0} s")
-    return sum(float(r[f"{link}_power"]) for r in rows) / len(rows), len(rows)
+    column = f"{link}_power_W"
+    if column not in rows[0]:
+        raise SystemExit(f"{path}: no column {column} (columns: {', '.join(rows[0])})")
+    return sum(float(r[column]) for r in rows) / len(rows), len(rows)
 
 
 def main():

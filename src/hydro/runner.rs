@@ -4,11 +4,13 @@
 //! folder and the cache key covers them) and written to the cache before each run.
 
 use super::venv::tail;
+use crate::progress_bar::{clock, rate_eta, Bar};
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// (file name, contents) of every module of the Python package.
 pub const SOURCES: &[(&str, &str)] = &[
@@ -35,8 +37,9 @@ pub fn install_sources(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Runs `python -m tidelink_hydro <json> <out>` with the package in `src_dir`, printing each
-/// `progress d t text` line as `[hydro] [d/t] text` and other output as `[hydro] …`.
+/// Runs `python -m tidelink_hydro <json> <out>` with the package in `src_dir`. Its `progress d t
+/// text` lines drive a bar on a terminal (frequencies done of total, time left), or print as
+/// `[hydro] [d/t] text, m:ss left` otherwise; other output is printed as `[hydro] …`.
 pub fn run(python: &Path, src_dir: &Path, json: &Path, out: &Path) -> Result<()> {
     let mut cmd = Command::new(python);
     cmd.args(["-u", "-m", "tidelink_hydro"]).arg(json).arg(out).env("PYTHONPATH", src_dir);
@@ -61,8 +64,27 @@ pub fn run(python: &Path, src_dir: &Path, json: &Path, out: &Path) -> Result<()>
         }
     });
     let stdout = child.stdout.take().context("no stdout pipe")?;
+    let bar = Bar::on_terminal();
+    // The time left is measured from the first frequency on (the set-up before it is one-off).
+    let mut first: Option<(f64, Instant)> = None;
     for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-        println!("[hydro] {}", pretty(&line));
+        let Some((done, total, text)) = parse(&line) else {
+            match &bar {
+                Some(b) => b.suspend(|| println!("[hydro] {line}")),
+                None => println!("[hydro] {line}"),
+            }
+            continue;
+        };
+        let (d0, t0) = *first.get_or_insert((done, Instant::now()));
+        let left = rate_eta(done - d0, total - d0, t0.elapsed().as_secs_f64()).map(|(_, left)| clock(left));
+        let message = format!("[{done}/{total}] {text}{}", left.map(|l| format!(", {l} left")).unwrap_or_default());
+        match &bar {
+            Some(b) => b.show(if total > 0.0 { done / total } else { 0.0 }, format!("frequencies {message}")),
+            None => println!("[hydro] {message}"),
+        }
+    }
+    if let Some(b) = &bar {
+        b.finish();
     }
     let status = child.wait().context("waiting for the Python process")?;
     let _ = errors.join();
@@ -73,11 +95,26 @@ pub fn run(python: &Path, src_dir: &Path, json: &Path, out: &Path) -> Result<()>
     Ok(())
 }
 
-/// `progress 3 261 omega = …` → `[3/261] omega = …`; other lines unchanged.
-fn pretty(line: &str) -> String {
+/// `progress 3 261 omega = …` → (3, 261, `omega = …`); `None` for other lines.
+fn parse(line: &str) -> Option<(f64, f64, &str)> {
     let mut parts = line.splitn(4, ' ');
     match (parts.next(), parts.next(), parts.next(), parts.next()) {
-        (Some("progress"), Some(done), Some(total), rest) => format!("[{done}/{total}] {}", rest.unwrap_or("")),
-        _ => line.to_string(),
+        (Some("progress"), Some(done), Some(total), rest) => {
+            Some((done.parse().ok()?, total.parse().ok()?, rest.unwrap_or("")))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    #[test]
+    fn progress_lines_are_read_and_others_left_alone() {
+        assert_eq!(parse("progress 3 261 omega = 0.1 rad/s"), Some((3.0, 261.0, "omega = 0.1 rad/s")));
+        assert_eq!(parse("progress 0 5"), Some((0.0, 5.0, "")));
+        assert_eq!(parse("note: 2 bodies"), None);
+        assert_eq!(parse("progress x 5 y"), None);
     }
 }

@@ -117,3 +117,25 @@ pub const SPHERE_DROP_FILES: &[&str] = &[
     "solid/model.yaml",
     "solid/solver.yaml",
 ];
+
+#[allow(dead_code)]
+/// Writes a copy of configs/sphere_drop into `dir` that runs `windows` windows of 1 ms, with
+/// `(file, from, to)` edits.
+pub fn sphere_drop_case(dir: &Path, windows: u64, edits: &[(&str, &str, &str)]) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/sphere_drop");
+    let windows = format!("<max-time-windows value=\"{windows}\" />");
+    let all: Vec<(&str, &str, &str)> =
+        std::iter::once(("precice-config.xml", "<max-time-windows value=\"1000\" />", windows.as_str()))
+            .chain(edits.iter().copied())
+            .collect();
+    for f in SPHERE_DROP_FILES {
+        let mut text = std::fs::read_to_string(root.join(f)).unwrap_or_else(|e| panic!("read {f}: {e}"));
+        for (_, from, to) in all.iter().filter(|e| e.0 == *f) {
+            assert!(text.contains(from), "{f} has no `{from}`");
+            text = text.replace(from, to);
+        }
+        let p = dir.join(f);
+        std::fs::create_dir_all(p.parent().expect("a folder")).expect("create folder");
+        std::fs::write(p, text).expect("write case file");
+    }
+}

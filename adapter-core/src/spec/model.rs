@@ -270,6 +270,8 @@ pub struct OutputSpec {
     pub fps: Option<f64>,
     /// Output folder, relative to the participant file (Tidelink extension; default "output").
     pub directory: Option<String>,
+    /// MBS: also write the bodies' shapes as a ParaView scene (`bodies.pvd`; Tidelink extension).
+    pub vtk: bool,
 }
 
 /// A whole participant file.

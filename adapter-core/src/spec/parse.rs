@@ -12,7 +12,7 @@ const TOP_IGNORED: &[&str] = &["visualization"];
 const SIMULATION: &[&str] = &["end_time", "enforce_realtime", "gravity"];
 /// Keys of Chrono's simulation sections that the adapters never use.
 const SIMULATION_IGNORED: &[&str] = &["time_step", "contact_method", "integrator", "solver", "visualization"];
-const OUTPUT: &[&str] = &["format", "mode", "fps", "directory"];
+const OUTPUT: &[&str] = &["format", "mode", "fps", "directory", "vtk"];
 const ADAPTER: &[&str] =
     &["participant_name", "data_path", "angle_degrees", "bodies", "interfaces", "read_data_time", "added_mass"];
 const ADAPTER_IGNORED: &[&str] = &["meshes"];
@@ -171,6 +171,9 @@ fn read_output(r: &mut Reader, node: &Node) -> OutputSpec {
     }
     if let Some(n) = f.get("directory") {
         out.directory = r.name(&n, "directory");
+    }
+    if let Some(n) = f.get("vtk") {
+        out.vtk = r.boolean(&n, "vtk").unwrap_or(false);
     }
     out
 }

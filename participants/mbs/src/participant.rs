@@ -13,6 +13,7 @@ use tidelink_adapter_core::diagnostics::Diagnostics;
 use tidelink_adapter_core::driver::{Progress, RunSummary};
 use tidelink_adapter_core::participant::{self, BuildError, BuildFailure, Built, Fact, Participant, BODY_TO_BODY};
 use tidelink_adapter_core::progress::LineReporter;
+use tidelink_adapter_core::records::Provenance;
 use tidelink_adapter_core::spec::ParticipantFile;
 
 pub use tidelink_adapter_core::spec::DEFAULT_GRAVITY;
@@ -88,7 +89,11 @@ fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<Mb
     let (model, mut warnings) = model_yaml::load_with(&file.dir().join(model_name), gravity, &equilibrium)?;
     let (solver, solver_warnings) = solver_yaml::load(&file.dir().join(solver_name))?;
     warnings.extend(solver_warnings);
-    let output = output_settings(file)?;
+    let output = output_settings(file, cfg)?;
+    if let Some(model_dir) = output.as_ref().and_then(|o| o.vtk.as_ref()) {
+        crate::io::scene::check(&model.shapes, model_dir)
+            .map_err(|e| anyhow!("{}: output.vtk: cannot draw a body shape: {e}", file.path.display()))?;
+    }
     let mut adapter = MbsAdapter::new(file, model, &solver, output)?;
     let (setup, added_mass_warnings) =
         added_mass_source::configure(file, cfg, adapter.coupling_bodies(), adapter.bodies())?;
@@ -137,8 +142,9 @@ fn equilibrium_masses(file: &ParticipantFile) -> Result<Vec<(String, f64)>> {
         .collect())
 }
 
-/// CSV (default) or HDF5 output, none for `output.format: NONE`.
-fn output_settings(file: &ParticipantFile) -> Result<Option<OutputSettings>> {
+/// CSV (default) or HDF5 output, none for `output.format: NONE`; the files name the case (the
+/// XML's folder) and the participant.
+fn output_settings(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Option<OutputSettings>> {
     let out = &file.output;
     let format = match out.format.as_deref().map(str::to_ascii_uppercase).as_deref() {
         Some("NONE") => return Ok(None),
@@ -151,5 +157,8 @@ fn output_settings(file: &ParticipantFile) -> Result<Option<OutputSettings>> {
         ),
     };
     let directory = file.dir().join(out.directory.as_deref().unwrap_or("output"));
-    Ok(Some(OutputSettings { directory, fps: out.fps, format }))
+    let provenance = Provenance::now(&cfg.path, &file.adapter.participant_name);
+    let model_dir = file.model.as_ref().map(|m| file.dir().join(m)).and_then(|m| m.parent().map(Path::to_path_buf));
+    let vtk = out.vtk.then(|| model_dir.unwrap_or_else(|| file.dir()));
+    Ok(Some(OutputSettings { directory, fps: out.fps, format, provenance, vtk }))
 }

@@ -185,3 +185,17 @@ fn negative_spring_and_damping_coefficients_warn_at_their_line() {
         assert!(w.contains(&format!("model.yaml:{line}: warning: RSDA `spring` has a")) && w.contains(what), "{w}");
     }
 }
+
+/// `output.vtk: true` draws every shape: a mesh shape whose file is missing is refused when the
+/// participant is built (so `--check` reports it), naming the file; without the scene it is not read.
+#[test]
+fn the_paraview_scene_refuses_a_missing_mesh_file_at_build() {
+    let mesh = "          - type: SPHERE\n            radius: 0.12\n          - type: MESH\n            filename: nowhere.obj\n";
+    let with_mesh = |t: &str| t.replace("          - type: SPHERE\n            radius: 0.12\n", mesh);
+    let scene = |t: &str| t.replace("fps: 1000", "fps: 1000\n  vtk: true");
+    let case_ = case("model.yaml", with_mesh);
+    build(&case_.path().join("solid/participant.yaml"), &case_.config).expect("no scene: the mesh file is not read");
+    case_.write("solid/participant.yaml", &scene(PARTICIPANT));
+    let e = error(&case_);
+    assert!(e.contains("output.vtk: cannot draw a body shape") && e.contains("nowhere.obj"), "{e}");
+}

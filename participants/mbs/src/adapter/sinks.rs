@@ -5,7 +5,10 @@ use super::MbsAdapter;
 use crate::io::hdf5_output::Hdf5Output;
 use crate::io::link_output::LinkCsv;
 use crate::io::output::{CsvOutput, Row};
+use crate::io::scene::Scene;
+use nalgebra::{Isometry3, Translation3};
 use std::path::PathBuf;
+use tidelink_adapter_core::records::Provenance;
 use tidelink_adapter_core::{AdapterError, AdapterResult};
 
 /// Where and how often the CSV series is written.
@@ -17,6 +20,11 @@ pub struct OutputSettings {
     pub fps: Option<f64>,
     /// CSV per body or one HDF5 file.
     pub format: OutputFormat,
+    /// The case, participant and run time every file is stamped with.
+    pub provenance: Provenance,
+    /// With `Some(model folder)`, the bodies' shapes are also written as a ParaView scene
+    /// (`bodies.pvd`, [`crate::io::scene`]); mesh files resolve against that folder.
+    pub vtk: Option<PathBuf>,
 }
 
 /// The file format of the body states (`output.format`; NONE is no [`OutputSettings`]).
@@ -67,9 +75,11 @@ impl MbsAdapter {
     /// Writes the coupling bodies' rows at coupled time `time` if a row is due (and the
     /// links' absorbed power with them).
     pub(super) fn write_rows(&mut self, time: f64) -> AdapterResult<()> {
+        self.write_scene(time)?;
         if let Some(settings) = self.output_settings.take_if(|s| s.format == OutputFormat::Hdf5) {
             let names: Vec<&str> = self.coupled.iter().map(|c| c.name.as_str()).collect();
-            let mut h = Hdf5Output::new(&settings.directory.join("bodies.h5"), &names, settings.fps);
+            let mut h =
+                Hdf5Output::new(&settings.directory.join("bodies.h5"), &names, settings.fps, &settings.provenance);
             h.set_links(&self.link_powers().0);
             self.hdf5 = Some(h);
         }
@@ -87,13 +97,14 @@ impl MbsAdapter {
         if self.output.is_none() {
             let Some(settings) = self.output_settings.take() else { return Ok(()) };
             let names: Vec<&str> = self.coupled.iter().map(|c| c.name.as_str()).collect();
-            let out = CsvOutput::create(&settings.directory, &names, settings.fps).map_err(|e| {
-                AdapterError::io(format!("creating the output files in {}", settings.directory.display()), e)
-            })?;
+            let out =
+                CsvOutput::create(&settings.directory, &names, settings.fps, &settings.provenance).map_err(|e| {
+                    AdapterError::io(format!("creating the output files in {}", settings.directory.display()), e)
+                })?;
             self.output = Some(out);
             let links = self.link_powers().0;
             if !links.is_empty() {
-                self.links = Some(LinkCsv::create(&settings.directory, &links).map_err(|e| {
+                self.links = Some(LinkCsv::create(&settings.directory, &links, &settings.provenance).map_err(|e| {
                     AdapterError::io(format!("creating links.csv in {}", settings.directory.display()), e)
                 })?);
             }
@@ -111,6 +122,31 @@ impl MbsAdapter {
             l.write(time, &powers).map_err(|e| AdapterError::io("writing links.csv", e))?;
         }
         Ok(())
+    }
+
+    /// Writes a frame of the ParaView scene if one is asked for and due (the scene is set up
+    /// at the first call).
+    fn write_scene(&mut self, time: f64) -> AdapterResult<()> {
+        if self.scene.is_none() {
+            let Some(settings) = &self.output_settings else { return Ok(()) };
+            let Some(model_dir) = &settings.vtk else { return Ok(()) };
+            let bodies: Vec<_> = self.names.iter().map(|(_, h)| *h).collect();
+            let scene = Scene::new(&settings.directory, &self.shapes, &bodies, model_dir, settings.fps)
+                .map_err(|e| AdapterError::solver(format!("the ParaView scene (output.vtk): {e}")))?;
+            log::info!("ParaView scene: {}", scene.pvd_path().display());
+            self.scene = Some(scene);
+        }
+        let Some(scene) = self.scene.as_mut() else { return Ok(()) };
+        if !scene.due(time) {
+            return Ok(());
+        }
+        let bodies = &self.system.bodies;
+        let pose = |h| {
+            bodies.get(h).map(|b: &tidelink_mbs_solver::RigidBody| {
+                Isometry3::from_parts(Translation3::from(b.reference_position()), b.reference_orientation())
+            })
+        };
+        scene.write(time, pose).map_err(|e| AdapterError::solver(format!("writing the ParaView scene: {e}")))
     }
 
     /// Flushes the output files and says where they are.

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::driver;
 use tidelink_adapter_core::progress::LineReporter;
+use tidelink_adapter_core::records::Provenance;
 use tidelink_adapter_core::spec::ReadDataTime;
 use tidelink_mbs::adapter::{OutputFormat, OutputSettings};
 use tidelink_mbs::flap::{self, FlapSettings};
@@ -49,7 +50,14 @@ fn run(cli: &Cli) -> Result<()> {
         stiffen_at: cli.stiffen_at,
         ..FlapSettings::default()
     };
-    let output = OutputSettings { directory: cli.output.clone(), fps: Some(cli.fps), format: OutputFormat::Csv };
+    let provenance = Provenance::now(&cli.precice_config, &cli.participant);
+    let output = OutputSettings {
+        directory: cli.output.clone(),
+        fps: Some(cli.fps),
+        format: OutputFormat::Csv,
+        provenance,
+        vtk: None,
+    };
     let mut solid = flap::adapter(&settings, Some(output))?;
     let (name, config) = (&settings.participant, &cli.precice_config);
     let summary =

@@ -5,6 +5,7 @@
 
 use anyhow::{bail, Context, Result};
 use std::path::Path;
+use tidelink_adapter_core::records::number;
 use tidelink_mbs_solver::ExternalLaw;
 
 /// One replayed row.
@@ -49,14 +50,12 @@ impl Replay {
             _ => 0.0,
         }
     }
-    /// The rows as CSV, with a header.
+    /// The rows as CSV, with a header, numbers in shortest round-trip form.
     pub fn to_csv(&self) -> String {
         let mut s = String::from("time,displacement,velocity,force,power,energy,saturated\n");
         for r in &self.rows {
-            s.push_str(&format!(
-                "{},{},{},{},{},{},{}\n",
-                r.time, r.displacement, r.velocity, r.force, r.power, r.energy, r.saturated as u8
-            ));
+            let cells = [r.time, r.displacement, r.velocity, r.force, r.power, r.energy].map(number);
+            s.push_str(&format!("{},{}\n", cells.join(","), r.saturated as u8));
         }
         s
     }

@@ -1,14 +1,17 @@
 //! CSV time series, one file per coupling body (`<output dir>/<body>.csv`), one row per
-//! output time. Numbers are written in Rust's shortest round-trip form, so reading a file
-//! back gives the exact values the solver had.
+//! output time. The first line says which case, participant and run (`# case …`), the second
+//! names the columns with their units; numbers are in their shortest round-trip form
+//! (`records::number`), so reading a file back gives the exact values the solver had.
 
 use nalgebra::Vector3;
 use std::fs::File;
 use std::io::{self, BufRead, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use tidelink_adapter_core::records::{number, Provenance};
 
-/// The column names, in order.
-pub const HEADER: &str = "time,x,y,z,rx,ry,rz,vx,vy,vz,wx,wy,wz,fx,fy,fz,tx,ty,tz";
+/// The column names with their units (SI; `_m_s` is m/s, `_Nm` is N·m), in order.
+pub const HEADER: &str = "time_s,x_m,y_m,z_m,rx_rad,ry_rad,rz_rad,vx_m_s,vy_m_s,vz_m_s,\
+                          wx_rad_s,wy_rad_s,wz_rad_s,fx_N,fy_N,fz_N,tx_Nm,ty_Nm,tz_Nm";
 
 /// One output row: the reference frame's position, its rotation vector, the reference
 /// point's velocity, the angular velocity and the loads applied over the last window.
@@ -38,14 +41,16 @@ pub struct CsvOutput {
 }
 
 impl CsvOutput {
-    /// Creates `dir` and one file per name, each starting with [`HEADER`]. With `fps`,
-    /// rows are written at most every `1/fps` seconds of coupled time; without, every call.
-    pub fn create(dir: &Path, names: &[&str], fps: Option<f64>) -> io::Result<Self> {
+    /// Creates `dir` and one file per name, each starting with the provenance line and
+    /// [`HEADER`]. With `fps`, rows are written at most every `1/fps` seconds of coupled
+    /// time; without, every call.
+    pub fn create(dir: &Path, names: &[&str], fps: Option<f64>, provenance: &Provenance) -> io::Result<Self> {
         std::fs::create_dir_all(dir)?;
         let mut files = Vec::new();
         for name in names {
             let path = dir.join(format!("{name}.csv"));
             let mut w = BufWriter::new(File::create(&path)?);
+            writeln!(w, "{}", provenance.line())?;
             writeln!(w, "{HEADER}")?;
             files.push((path, w));
         }
@@ -74,11 +79,11 @@ impl CsvOutput {
         let Some((_, w)) = self.files.get_mut(index) else {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, format!("no output file number {index}")));
         };
-        let mut line = format!("{}", row.time);
+        let mut line = number(row.time);
         for v in [&row.position, &row.rotation, &row.linvel, &row.angvel, &row.force, &row.torque] {
             for x in v.iter() {
                 line.push(',');
-                line.push_str(&x.to_string());
+                line.push_str(&number(*x));
             }
         }
         writeln!(w, "{line}")
@@ -92,15 +97,27 @@ impl CsvOutput {
 
 /// Reads a file written by [`CsvOutput`] back into rows (for tests and summaries).
 pub fn read(path: &Path) -> io::Result<Vec<Row>> {
+    Ok(read_with_provenance(path)?.1)
+}
+
+/// As [`read`], with the file's provenance line (`None` when it has none).
+pub fn read_with_provenance(path: &Path) -> io::Result<(Option<Provenance>, Vec<Row>)> {
     let bad =
         |n: usize, why: String| io::Error::new(io::ErrorKind::InvalidData, format!("{}:{n}: {why}", path.display()));
     let mut rows = Vec::new();
+    let mut provenance = None;
+    let mut header_seen = false;
     for (i, line) in io::BufReader::new(File::open(path)?).lines().enumerate() {
         let line = line?;
-        if i == 0 {
+        if line.starts_with('#') {
+            provenance = provenance.or_else(|| Provenance::parse(&line));
+            continue;
+        }
+        if !header_seen {
             if line.trim() != HEADER {
-                return Err(bad(1, format!("expected the header `{HEADER}`")));
+                return Err(bad(i + 1, format!("expected the header `{HEADER}`")));
             }
+            header_seen = true;
             continue;
         }
         let v: Vec<f64> = line
@@ -122,7 +139,7 @@ pub fn read(path: &Path) -> io::Result<Vec<Row>> {
             torque: v3(16),
         });
     }
-    Ok(rows)
+    Ok((provenance, rows))
 }
 
 #[cfg(test)]
@@ -132,7 +149,9 @@ mod tests {
     #[test]
     fn round_trips_and_keeps_the_schedule() {
         let dir = tempfile::tempdir().unwrap();
-        let mut out = CsvOutput::create(&dir.path().join("out"), &["ball"], Some(10.0)).unwrap();
+        let provenance =
+            Provenance { case: "drop".into(), participant: "Solid".into(), run_at: "2026-12-02T17:20:32Z".into() };
+        let mut out = CsvOutput::create(&dir.path().join("out"), &["ball"], Some(10.0), &provenance).unwrap();
         let mut written = Vec::new();
         for k in 0..=25 {
             let t = k as f64 * 0.01;
@@ -153,6 +172,20 @@ mod tests {
         out.flush().unwrap();
         let times: Vec<f64> = written.iter().map(|r| r.time).collect();
         assert_eq!(times, [0.0, 0.1, 0.2]);
-        assert_eq!(read(&out.paths()[0]).unwrap(), written);
+        assert_eq!(read_with_provenance(&out.paths()[0]).unwrap(), (Some(provenance), written));
+        let text = std::fs::read_to_string(&out.paths()[0]).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "# case drop, participant Solid, run at 2026-12-02T17:20:32Z");
+        assert!(lines[1].starts_with("time_s,x_m,y_m,z_m,rx_rad,") && lines[1].ends_with(",fz_N,tx_Nm,ty_Nm,tz_Nm"));
+        assert_eq!(lines[3], "0.1,0.1,0.2,0.3333333333333333,0,0,0,-1e-300,0,2.5,0,0,0,0,0,35.5,0,0,0");
+    }
+
+    #[test]
+    fn a_file_without_the_header_is_refused_at_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.csv");
+        std::fs::write(&path, "# case c, participant P, run at T\ntime,x,y,z\n").unwrap();
+        let e = read(&path).unwrap_err().to_string();
+        assert!(e.contains("old.csv:2") && e.contains("time_s,x_m"), "{e}");
     }
 }

@@ -7,6 +7,28 @@ mod support;
 use std::path::PathBuf;
 use support::{at, dam_break_2d, plot, run_dam_break, KOSHIZUKA_OKA, MARTIN_MOYCE, MARTIN_MOYCE_SMALL};
 
+/// The chart's text is there: title, both axis labels with their (dimensionless) units, and a
+/// legend entry for the run and each experiment.
+#[test]
+fn the_front_chart_names_axes_and_every_series() {
+    let history = [(0.0, 1.0), (1.0, 1.3), (2.0, 2.4)];
+    let chart = plot::front_chart(
+        "2D dam break: surge front",
+        &[plot::Run { label: "SPH, a/dp = 25".into(), points: &history }],
+    );
+    let svg = chart.to_svg().expect("an SVG");
+    assert_eq!(chart.missing_texts(&svg), Vec::<String>::new());
+    for t in [
+        "2D dam break: surge front",
+        "T = t √(2g/a)  [–]",
+        "Z = x_front / a  [–]",
+        "SPH, a/dp = 25",
+        "Koshizuka &amp; Oka 1996, experiment",
+    ] {
+        assert!(svg.contains(t), "`{t}` missing from the SVG");
+    }
+}
+
 #[test]
 fn surge_front_follows_the_experiments() {
     let a = 1.0;

@@ -26,7 +26,7 @@
 //! bodies:                     # the geometry of each body of precice_adapter_config.bodies, by name
 //!   - name: ball
 //!     shape: {type: SPHERE, radius: 0.12}
-//!     # or {type: BOX, size: [lx, ly, lz]}, {type: CYLINDER, radius: r, length: l} (along body z),
+//!     # or {type: BOX, dimensions: [lx, ly, lz]}, {type: CYLINDER, radius: r, length: l} (along body z),
 //!     # {type: MESH, file: hull.obj} (closed .obj or .stl, body frame, next to this file);
 //!     # or markers: [[x, y, z], ...] (body frame) instead of a shape
 //!     # layers: 3             # marker layers; default enough for one kernel support
@@ -107,7 +107,7 @@ struct ShapeSection {
     kind: String,
     radius: Option<f64>,
     length: Option<f64>,
-    size: Option<[f64; 3]>,
+    dimensions: Option<[f64; 3]>,
     file: Option<String>,
 }
 
@@ -379,7 +379,7 @@ fn shape(s: &ShapeSection, path: &Path, dimension: Dimension, at: &Location, d: 
     let kind = s.kind.to_ascii_uppercase();
     let allowed: &[&str] = match kind.as_str() {
         "SPHERE" => &["radius"],
-        "BOX" => &["size"],
+        "BOX" => &["dimensions"],
         "CYLINDER" => &["radius", "length"],
         "MESH" => &["file"],
         other => {
@@ -387,9 +387,10 @@ fn shape(s: &ShapeSection, path: &Path, dimension: Dimension, at: &Location, d: 
             return None;
         }
     };
-    let given = [("radius", s.radius.is_some()), ("length", s.length.is_some()), ("size", s.size.is_some())]
-        .into_iter()
-        .chain([("file", s.file.is_some())]);
+    let given =
+        [("radius", s.radius.is_some()), ("length", s.length.is_some()), ("dimensions", s.dimensions.is_some())]
+            .into_iter()
+            .chain([("file", s.file.is_some())]);
     for (key, present) in given {
         if present && !allowed.contains(&key) {
             d.error(at.clone(), format!("a {kind} shape has no `{key}` (it takes {})", allowed.join(", ")));
@@ -413,8 +414,8 @@ fn shape(s: &ShapeSection, path: &Path, dimension: Dimension, at: &Location, d: 
             pos(r, "radius", d).then_some(Shape::Sphere { radius: r })
         }
         "BOX" => {
-            let size = s.size?;
-            let ok = size.iter().all(|&v| pos(v, "size", d));
+            let size = s.dimensions?;
+            let ok = size.iter().all(|&v| pos(v, "dimensions", d));
             ok.then(|| Shape::Box { half_extents: Vector3::from(size) / 2.0 })
         }
         "CYLINDER" => {
@@ -454,7 +455,7 @@ mod tests {
     const GOOD: &str =
         "sph:\n  dimension: 2\n  spacing: 0.01\n  depth: 0.3\ntank:\n  min: [-0.3, 0, -0.2]\n  max: [0.3, 0, \
                         0.1]\nfluid:\n  - min: [-0.3, 0, -0.2]\n    max: [0.3, 0, 0]\nbodies:\n  - name: box\n    \
-                        shape: {type: BOX, size: [0.2, 0.3, 0.1]}\n";
+                        shape: {type: BOX, dimensions: [0.2, 0.3, 0.1]}\n";
 
     #[test]
     fn a_2d_tank_with_a_box() {
@@ -485,7 +486,7 @@ mod tests {
         assert!(e.contains(":2:") && e.contains("sph.depth"), "{e}");
         let e = first_error(&GOOD.replace("type: BOX", "type: CONE"));
         assert!(e.contains(":13:") && e.contains("SPHERE, BOX, CYLINDER or MESH"), "{e}");
-        let e = first_error(&GOOD.replace("size: [0.2, 0.3, 0.1]", "radius: 0.1"));
+        let e = first_error(&GOOD.replace("dimensions: [0.2, 0.3, 0.1]", "radius: 0.1"));
         assert!(e.contains("has no `radius`"), "{e}");
         let e = first_error(&GOOD.replace("max: [0.3, 0, 0]", "max: [-0.4, 0, 0]"));
         assert!(e.contains(":10:") && e.contains("min x must be below max x"), "{e}");
@@ -495,9 +496,9 @@ mod tests {
         assert!(e.contains(":5:") && e.contains("cfl"), "{e}");
         let e = first_error(&GOOD.replace("dimension: 2", "dimension: 3"));
         assert!(e.contains(":4:") && e.contains("2D models only"), "{e}");
-        let e = first_error(&GOOD.replace("shape: {type: BOX, size: [0.2, 0.3, 0.1]}", "layers: 2"));
+        let e = first_error(&GOOD.replace("shape: {type: BOX, dimensions: [0.2, 0.3, 0.1]}", "layers: 2"));
         assert!(e.contains(":12:") && e.contains("needs a `shape`"), "{e}");
-        let e = first_error(&GOOD.replace("type: BOX, size: [0.2, 0.3, 0.1]", "type: MESH, file: nope.obj"));
+        let e = first_error(&GOOD.replace("type: BOX, dimensions: [0.2, 0.3, 0.1]", "type: MESH, file: nope.obj"));
         assert!(e.contains(":13:") && e.contains("nope.obj"), "{e}");
     }
 }

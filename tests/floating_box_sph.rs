@@ -95,7 +95,7 @@ fn a_floating_box_settles_at_the_draft_where_buoyancy_equals_weight() {
     // The water volume (per metre of depth) from the last frame of the fluid.
     let pvd = outputs.iter().find(|p| p.extension().is_some_and(|e| e == "pvd")).expect("the Fluid's sph.pvd");
     let index = PvdIndex::read(pvd).expect("read sph.pvd");
-    let last = index.entries().iter().filter(|e| e.part == 0).next_back().expect("a fluid frame");
+    let last = index.entries().iter().rfind(|e| e.part == 0).expect("a fluid frame");
     assert!((last.time - 2.4).abs() < 1e-9, "last frame at {}", last.time);
     let frame = read_vtu(&pvd.parent().unwrap().join(&last.file)).expect("read the last fluid frame");
     let density = frame.point_array("density").expect("a density array");

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The 2D dam-break demo: the SPH solver's Martin & Moyce column collapse at two resolutions
 # (a/dp = 25 and 50), its surge front against the experiments of Martin & Moyce (1952) and
-# Koshizuka & Oka (1996). Builds in release mode, then about a minute on two cores.
+# Koshizuka & Oka (1996). Builds in release mode, then about 75 s of simulation on two cores.
 # Writes demos/dam_break/results/: sph_dam_break_front.png and one CSV of (T, Z) per resolution.
 # Run from anywhere.
 set -euo pipefail

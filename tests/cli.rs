@@ -581,3 +581,39 @@ fn check_takes_a_precice_configuration_alone() {
     assert!(!o.status.success(), "{t}");
     assert!(t.contains("is a preCICE configuration, not a case"), "{t}");
 }
+
+/// The files of the shipped configs/floating_box_sph case.
+const FLOATING_BOX_SPH_FILES: &[&str] = &[
+    "tidelink.yaml",
+    "precice-config.xml",
+    "fluid/participant.yaml",
+    "fluid/sph_model.yaml",
+    "solid/participant.yaml",
+    "solid/model.yaml",
+    "solid/solver.yaml",
+];
+
+#[test]
+fn check_passes_the_shipped_sph_cases_without_warnings_and_refuses_rigid_body_points() {
+    support::participant_programs(&[("tidelink-mbs", "tidelink-mbs"), ("tidelink-sph", "tidelink-sph")]);
+    for name in ["floating_box_sph", "sphere_drop_sph"] {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs").join(name);
+        let o = tidelink(&["check"], &dir);
+        let t = text(&o);
+        assert!(o.status.success() && t.contains("no errors (0 warning(s))") && !t.contains("warning:"), "{name}: {t}");
+    }
+    // The per-marker exchange is not implemented: `check` says so at the mesh's line, through the
+    // participant's own check (the same build a run stops on before connecting).
+    let case = shipped_case("floating_box_sph", FLOATING_BOX_SPH_FILES, |f, text| {
+        if f == "fluid/participant.yaml" {
+            return text.replace("mesh_type: RIGID_BODY_REFS", "mesh_type: RIGID_BODY_POINTS");
+        }
+        text
+    });
+    let o = tidelink(&["check"], case.path());
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    let fluid = std::fs::read_to_string(case.file("fluid/participant.yaml")).expect("the edited file");
+    let line = fluid.lines().position(|l| l.contains("- mesh_name: FluidMesh")).expect("the interface") + 1;
+    assert_error_at(&t, &case.file("fluid/participant.yaml"), line, "RIGID_BODY_POINTS: not implemented");
+}

@@ -43,6 +43,7 @@ fn solver_crates_depend_on_numerics_only() {
     let tdpf: Vec<&str> = NUMERICS.iter().copied().chain(["tidelink-hydro-data"]).collect();
     only("participants/tdpf/solver/Cargo.toml", &tdpf, why);
     only("formats/hydro-data/Cargo.toml", &["nalgebra"], "the data model is plain numbers");
+    only("formats/vtk/Cargo.toml", &["thiserror", "quick-xml", "tempfile"], "a file format needs no solver");
     // The SPH solver also reads body meshes (tobj, stl_io); its tests and benchmark draw a PNG
     // and read CPU time (tidelink-plot, libc), never the library itself.
     let sph: Vec<&str> = NUMERICS.iter().copied().chain(["tobj", "stl_io"]).collect();
@@ -69,11 +70,12 @@ fn only_section(manifest: &str, section: &str, allowed: &[&str], why: &str) {
 
 #[test]
 fn participants_never_depend_on_each_other() {
-    let participants = ["tidelink-mbs", "tidelink-tdpf", "tidelink-buoyancy"];
+    let participants = ["tidelink-mbs", "tidelink-tdpf", "tidelink-buoyancy", "tidelink-sph"];
     for (crate_name, manifest) in [
         ("tidelink-mbs", "participants/mbs/Cargo.toml"),
         ("tidelink-tdpf", "participants/tdpf/Cargo.toml"),
         ("tidelink-buoyancy", "participants/buoyancy/Cargo.toml"),
+        ("tidelink-sph", "participants/sph/Cargo.toml"),
     ] {
         for section in ["dependencies", "dev-dependencies"] {
             let found = deps(manifest, section);
@@ -86,7 +88,7 @@ fn participants_never_depend_on_each_other() {
             }
         }
     }
-    for core in ["adapter-core/Cargo.toml", "formats/bemio/Cargo.toml"] {
+    for core in ["adapter-core/Cargo.toml", "formats/bemio/Cargo.toml", "formats/vtk/Cargo.toml"] {
         for section in ["dependencies", "dev-dependencies"] {
             let found = deps(core, section);
             assert!(

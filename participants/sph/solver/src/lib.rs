@@ -11,7 +11,8 @@
 //! per coupling window [`Simulation::set_body_motion`], [`Simulation::start_load_window`],
 //! [`Simulation::step`] with `dt ≤` [`Simulation::stable_time_step`], and read
 //! [`Simulation::body_loads`] (the window average). [`Simulation::save_state`] and
-//! [`Simulation::restore_state`] serve implicit coupling.
+//! [`Simulation::restore_state`] serve implicit coupling; [`Simulation::marker_snapshot`] gives
+//! the walls' and bodies' markers for output.
 //!
 //! Modules: [`kernel`], [`eos`], [`parameters`], [`geometry`], [`bodies`] (public);
 //! particles (SoA sets), neighbours (cell grid), dynamics (pair terms), boundary (Adami),
@@ -32,6 +33,7 @@ pub mod parameters;
 mod particles;
 mod pipeline;
 mod scene;
+mod snapshot;
 mod state;
 
 pub use bodies::{BodyId, BodyLoads, BodySpec, MarkerSource, Motion};
@@ -41,4 +43,5 @@ pub use kernel::KernelKind;
 pub use parameters::{BoundaryOptions, DensityDiffusion, Dimension, Parameters, Viscosity};
 pub use pipeline::Simulation;
 pub use scene::Scene;
+pub use snapshot::MarkerSnapshot;
 pub use state::SphState;

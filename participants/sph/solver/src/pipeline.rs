@@ -540,6 +540,11 @@ impl Simulation {
         out
     }
 
+    /// The markers' density and p/ρ of the last boundary pass, for [`crate::MarkerSnapshot`].
+    pub(crate) fn marker_pressure_state(&self) -> (&[f32], &[f32]) {
+        (&self.work.pm.rho, &self.work.pm.por)
+    }
+
     pub(crate) fn invalidate(&mut self) {
         self.work.fresh = None;
     }

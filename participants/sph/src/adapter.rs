@@ -1,0 +1,277 @@
+//! The SPH participant's adapter: one vertex per body on a RIGID_BODY_REFS mesh. At the first
+//! sub-step of each window it reads the bodies' poses and velocities and prescribes them on the
+//! body markers (carried forward at those velocities through the window) and starts a new load
+//! window; it advances the fluid by the step the driver gives, `min(own step, rest of the
+//! window)`, in as many solver steps as the stability limit needs; after every sub-step it
+//! writes each body's loads averaged over the window so far, so the value sent at the window's
+//! end is the average over the whole window (the impulse the fluid gave, divided by the window).
+//!
+//! In 2D the solver's loads are per metre of depth; they are multiplied by the model's
+//! `depth` before they are written, so the solid receives whole-body loads.
+//!
+//! Marker accelerations (they enter the marker pressure) are the change of the velocities read
+//! between two windows divided by the time between them; zero in the first window.
+
+use crate::interface::Interface;
+use crate::output::{Output, OutputSettings};
+use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
+use tidelink_adapter_core::{Adapter, AdapterError, AdapterResult, CouplingData, VertexId};
+use tidelink_sph_solver::{BodyId, Motion, Simulation, SphState};
+
+/// A coupling body: vertex i of the mesh is body i of the participant file.
+#[derive(Debug, Clone)]
+pub struct CouplingBody {
+    /// The participant file's name.
+    pub name: String,
+    /// Its index in the simulation.
+    pub id: BodyId,
+    /// Initial pose (the vertex is its translation).
+    pub initial: Isometry3<f64>,
+}
+
+/// Velocities read at one time, for the accelerations of the next window.
+#[derive(Debug, Clone)]
+struct Read {
+    time: f64,
+    velocities: Vec<(Vector3<f64>, Vector3<f64>)>,
+}
+
+/// What a window start saves for implicit schemes: restoring it repeats the window bit for bit.
+#[derive(Debug, Clone)]
+struct Checkpoint {
+    state: SphState,
+    previous: Option<Read>,
+    own_step: f64,
+    written: Vec<(Vector3<f64>, Vector3<f64>)>,
+}
+
+/// The SPH solver behind the `Adapter` trait.
+pub struct SphAdapter {
+    name: String,
+    sim: Simulation,
+    iface: Interface,
+    bodies: Vec<CouplingBody>,
+    /// Multiplier of the solver's loads (2D: the depth along y; 3D: 1).
+    depth: f64,
+    /// Cap on the solver's own step (s).
+    step_cap: f64,
+    /// The stability limit at the current state, capped (the driver asks through `&self`).
+    own_step: f64,
+    ids: Vec<VertexId>,
+    previous: Option<Read>,
+    /// Loads last written, per body (force, torque), whole-body values.
+    written: Vec<(Vector3<f64>, Vector3<f64>)>,
+    output_settings: Option<OutputSettings>,
+    output: Option<Output>,
+    checkpoint: Option<Checkpoint>,
+}
+
+fn solver(time: f64) -> impl Fn(tidelink_sph_solver::SphError) -> AdapterError {
+    move |e| AdapterError::solver(format!("SPH solver at t = {time} s: {e}"))
+}
+
+impl SphAdapter {
+    /// The adapter around a built simulation; `depth` multiplies the loads (2D), `step_cap`
+    /// limits the solver's step, `output` is none for `output.format: NONE`.
+    pub fn new(
+        name: &str,
+        mut sim: Simulation,
+        iface: Interface,
+        bodies: Vec<CouplingBody>,
+        depth: f64,
+        step_cap: Option<f64>,
+        output: Option<OutputSettings>,
+    ) -> AdapterResult<Self> {
+        let step_cap = step_cap.unwrap_or(f64::INFINITY);
+        let own_step = sim.stable_time_step().map_err(solver(0.0))?.min(step_cap);
+        let written = vec![(Vector3::zeros(), Vector3::zeros()); bodies.len()];
+        Ok(SphAdapter {
+            name: name.to_string(),
+            sim,
+            iface,
+            bodies,
+            depth,
+            step_cap,
+            own_step,
+            ids: Vec::new(),
+            previous: None,
+            written,
+            output_settings: output,
+            output: None,
+            checkpoint: None,
+        })
+    }
+
+    /// The simulation (for tests and summaries).
+    pub fn simulation(&self) -> &Simulation {
+        &self.sim
+    }
+
+    /// The files written so far.
+    pub fn output_paths(&self) -> Vec<std::path::PathBuf> {
+        self.output.as_ref().map(Output::paths).unwrap_or_default()
+    }
+
+    fn read_vectors(&self, coupling: &mut dyn CouplingData, data: &str, rel: f64) -> AdapterResult<Vec<Vector3<f64>>> {
+        let mut v = vec![0.0; 3 * self.ids.len()];
+        coupling.read_data(&self.iface.mesh, data, &self.ids, rel, &mut v)?;
+        Ok(v.chunks(3).map(|c| Vector3::new(c[0], c[1], c[2])).collect())
+    }
+
+    fn refresh_step(&mut self, time: f64) -> AdapterResult<()> {
+        self.own_step = self.sim.stable_time_step().map_err(solver(time))?.min(self.step_cap);
+        Ok(())
+    }
+}
+
+impl Adapter for SphAdapter {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn initialize_participant(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
+        let mesh = self.iface.mesh.clone();
+        let dims = coupling.get_mesh_dimensions(&mesh)?;
+        if dims != 3 {
+            return Err(AdapterError::Unsupported(format!(
+                "mesh `{mesh}` has {dims} dimensions; the SPH participant exchanges 3D poses and loads (a 2D fluid \
+                 model still couples on a 3D mesh)"
+            )));
+        }
+        let i = &self.iface;
+        let data = [Some(&i.positions), i.rotations.as_ref(), Some(&i.velocities), i.angular_velocities.as_ref()];
+        for d in data.into_iter().flatten().chain([&i.forces]).chain(i.torques.as_ref()) {
+            let n = coupling.get_data_dimensions(&mesh, d)?;
+            if n != 3 {
+                return Err(AdapterError::config(format!(
+                    "data `{d}` on mesh `{mesh}` has {n} component(s); the SPH participant exchanges 3D vectors \
+                     (declare it <data:vector>)"
+                )));
+            }
+        }
+        let coords: Vec<f64> = self.bodies.iter().flat_map(|b| b.initial.translation.vector.iter().copied()).collect();
+        self.ids = vec![0; self.bodies.len()];
+        coupling.set_mesh_vertices(&mesh, &coords, &mut self.ids)?;
+        if let Some(settings) = self.output_settings.clone() {
+            let names: Vec<String> = self.bodies.iter().map(|b| b.name.clone()).collect();
+            self.output = Some(Output::create(settings, &names)?);
+        }
+        Ok(())
+    }
+
+    fn read_data(&mut self, coupling: &mut dyn CouplingData, time: f64, rel: f64) -> AdapterResult<()> {
+        let i = self.iface.clone();
+        let positions = self.read_vectors(coupling, &i.positions, rel)?;
+        let velocities = self.read_vectors(coupling, &i.velocities, rel)?;
+        let rotations = match &i.rotations {
+            Some(r) => Some(self.read_vectors(coupling, r, rel)?),
+            None => None,
+        };
+        let angular = match &i.angular_velocities {
+            Some(w) => self.read_vectors(coupling, w, rel)?,
+            None => vec![Vector3::zeros(); self.bodies.len()],
+        };
+        let now =
+            Read { time: time + rel, velocities: velocities.iter().copied().zip(angular.iter().copied()).collect() };
+        for (k, body) in self.bodies.iter().enumerate() {
+            let rotation = match &rotations {
+                Some(r) => UnitQuaternion::from_scaled_axis(r[k]),
+                None => body.initial.rotation,
+            };
+            let (linacc, angacc) = match &self.previous {
+                Some(p) if now.time > p.time => {
+                    let dt = now.time - p.time;
+                    ((now.velocities[k].0 - p.velocities[k].0) / dt, (now.velocities[k].1 - p.velocities[k].1) / dt)
+                }
+                _ => (Vector3::zeros(), Vector3::zeros()),
+            };
+            let motion = Motion {
+                pose: Isometry3::from_parts(Translation3::from(positions[k]), rotation),
+                linvel: velocities[k],
+                angvel: angular[k],
+                linacc,
+                angacc,
+            };
+            self.sim.set_body_motion(body.id, motion).map_err(solver(time))?;
+        }
+        self.previous = Some(now);
+        self.sim.start_load_window();
+        self.refresh_step(time)
+    }
+
+    fn write_data(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
+        let mut forces = Vec::with_capacity(3 * self.bodies.len());
+        let mut torques = Vec::with_capacity(3 * self.bodies.len());
+        for (k, b) in self.bodies.iter().enumerate() {
+            let loads = self.sim.body_loads(b.id).map_err(solver(self.sim.time()))?;
+            let (f, t) = (loads.force * self.depth, loads.torque * self.depth);
+            forces.extend(f.iter());
+            torques.extend(t.iter());
+            self.written[k] = (f, t);
+        }
+        coupling.write_data(&self.iface.mesh, &self.iface.forces, &self.ids, &forces)?;
+        if let Some(t) = &self.iface.torques {
+            coupling.write_data(&self.iface.mesh, t, &self.ids, &torques)?;
+        }
+        Ok(())
+    }
+
+    /// `dt` in solver steps at the stability limit, the last one shortened to land on `time + dt`.
+    fn advance(&mut self, time: f64, dt: f64) -> AdapterResult<()> {
+        self.sim.advance(dt).map_err(solver(time))?;
+        self.refresh_step(time + dt)
+    }
+
+    fn own_time_step(&self) -> f64 {
+        self.own_step
+    }
+
+    fn can_checkpoint(&self) -> bool {
+        true
+    }
+
+    fn write_checkpoint(&mut self) -> AdapterResult<()> {
+        self.checkpoint = Some(Checkpoint {
+            state: self.sim.save_state(),
+            previous: self.previous.clone(),
+            own_step: self.own_step,
+            written: self.written.clone(),
+        });
+        Ok(())
+    }
+
+    fn read_checkpoint(&mut self) -> AdapterResult<()> {
+        let c = self
+            .checkpoint
+            .clone()
+            .ok_or_else(|| AdapterError::solver("a checkpoint was restored before one was written"))?;
+        self.sim.restore_state(&c.state).map_err(solver(c.state.time()))?;
+        (self.previous, self.own_step, self.written) = (c.previous, c.own_step, c.written);
+        Ok(())
+    }
+
+    fn write_output(&mut self, time: f64) -> AdapterResult<()> {
+        let Some(out) = self.output.as_mut() else { return Ok(()) };
+        let mut rows = Vec::with_capacity(self.bodies.len());
+        for (k, b) in self.bodies.iter().enumerate() {
+            let pose = self.sim.body_motion(b.id).map_err(solver(time))?.pose;
+            rows.push((Point3::from(pose.translation.vector), self.written[k].0, self.written[k].1));
+        }
+        out.loads_row(time, &rows)?;
+        out.frame_if_due(time, &mut self.sim)
+    }
+
+    fn finish(&mut self) -> AdapterResult<()> {
+        log::info!(
+            "SPH participant `{}`: {} solver steps, {} fluid particles at the end ({} left the domain)",
+            self.name,
+            self.sim.steps(),
+            self.sim.fluid_count(),
+            self.sim.lost_particles()
+        );
+        match self.output.as_mut() {
+            Some(out) => out.flush(),
+            None => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,504 @@
+//! The SPH fluid model file (`model:` of an SPH participant file). For example:
+//!
+//! ```yaml
+//! sph:
+//!   dimension: 3              # 2 (the vertical x–z plane) or 3
+//!   spacing: 0.02             # m, initial particle spacing dp
+//!   # depth: 0.3              # 2D only, required there: m along y that the per-metre loads are multiplied by
+//!   # sound_speed: 40         # m/s; default 20 √(g d), d the water depth of the fluid blocks
+//!   # rest_density: 1000      # kg/m³
+//!   # smoothing_ratio: 1.5    # h/dp; default 1.41 (2D), 1.5 (3D)
+//!   # kernel: WENDLAND_C2     # or CUBIC_SPLINE
+//!   # viscosity: {type: ARTIFICIAL, alpha: 0.02}    # or {type: LAMINAR, kinematic: 1e-6}
+//!   # density_diffusion: 0.1  # δ of δ-SPH; 0 switches it off
+//!   # cfl: 0.2
+//!   # shifting: 0.5           # XSPH ε; default off
+//!   # no_slip: false          # walls and bodies free-slip by default
+//!   # time_step: 1e-4         # s, a cap on the solver's own step (default: the stability limit only)
+//! tank:                       # optional: walls around the box [min, max], open at the top by default
+//!   min: [-0.4, -0.4, -0.3]
+//!   max: [0.4, 0.4, 0.2]
+//!   # open_top: true
+//! fluid:                      # boxes filled with water at rest, hydrostatic below water_level
+//!   - min: [-0.4, -0.4, -0.3]
+//!     max: [0.4, 0.4, 0.0]
+//! # water_level: 0.0          # m; default the top of the highest fluid box
+//! bodies:                     # the geometry of each body of precice_adapter_config.bodies, by name
+//!   - name: ball
+//!     shape: {type: SPHERE, radius: 0.12}
+//!     # or {type: BOX, dimensions: [lx, ly, lz]}, {type: CYLINDER, radius: r, length: l} (along body z),
+//!     # {type: MESH, file: hull.obj} (closed .obj or .stl, body frame, next to this file);
+//!     # or markers: [[x, y, z], ...] (body frame) instead of a shape
+//!     # layers: 3             # marker layers; default enough for one kernel support
+//! ```
+//!
+//! Every shape is centred on the body's reference point (the point the solid sends as its
+//! position, normally its centre of mass). Unknown keys and bad values are errors naming the
+//! file, the line and the key.
+
+use nalgebra::{Point3, Vector3};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use tidelink_adapter_core::diagnostics::{Diagnostics, Location};
+use tidelink_adapter_core::spec::{self, YamlLines};
+use tidelink_sph_solver::{
+    DensityDiffusion, Dimension, KernelKind, MarkerSource, Parameters, Shape, TriMesh, Viscosity,
+};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(rename = "chrono-version")]
+    _chrono_version: Option<serde::de::IgnoredAny>,
+    sph: SphSection,
+    tank: Option<TankSection>,
+    fluid: Vec<BlockSection>,
+    water_level: Option<f64>,
+    #[serde(default)]
+    bodies: Vec<BodySection>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SphSection {
+    dimension: u8,
+    spacing: f64,
+    depth: Option<f64>,
+    sound_speed: Option<f64>,
+    rest_density: Option<f64>,
+    smoothing_ratio: Option<f64>,
+    kernel: Option<String>,
+    viscosity: Option<ViscositySection>,
+    density_diffusion: Option<f64>,
+    cfl: Option<f64>,
+    shifting: Option<f64>,
+    no_slip: Option<bool>,
+    time_step: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ViscositySection {
+    #[serde(rename = "type")]
+    kind: String,
+    alpha: Option<f64>,
+    kinematic: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TankSection {
+    min: [f64; 3],
+    max: [f64; 3],
+    open_top: Option<bool>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BlockSection {
+    min: [f64; 3],
+    max: [f64; 3],
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShapeSection {
+    #[serde(rename = "type")]
+    kind: String,
+    radius: Option<f64>,
+    length: Option<f64>,
+    dimensions: Option<[f64; 3]>,
+    file: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BodySection {
+    name: String,
+    shape: Option<ShapeSection>,
+    markers: Option<Vec<[f64; 3]>>,
+    layers: Option<usize>,
+}
+
+/// The tank: walls around the box `[min, max]` (world frame).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tank {
+    /// Lower corner of the water space (m).
+    pub min: Point3<f64>,
+    /// Upper corner (m).
+    pub max: Point3<f64>,
+    /// No lid (the default).
+    pub open_top: bool,
+}
+
+/// One body's geometry, for the participant file's body of the same name.
+#[derive(Debug, Clone)]
+pub struct BodyGeometry {
+    /// The body's name (as in `precice_adapter_config.bodies`).
+    pub name: String,
+    /// Shape or explicit markers, in the body frame.
+    pub markers: MarkerSource,
+    /// Marker layers, if set.
+    pub layers: Option<usize>,
+    /// Where the entry is, for messages.
+    pub loc: Location,
+}
+
+/// What the model file describes, checked.
+#[derive(Debug, Clone)]
+pub struct SphModel {
+    /// The solver's parameters (gravity from the participant file).
+    pub params: Parameters,
+    /// 2D: the depth along y (m) that per-metre loads are multiplied by; 1 in 3D.
+    pub depth: f64,
+    /// Cap on the solver's own step (s).
+    pub time_step: Option<f64>,
+    /// Walls around the water, if any.
+    pub tank: Option<Tank>,
+    /// Fluid boxes (min, max).
+    pub blocks: Vec<(Point3<f64>, Point3<f64>)>,
+    /// Free-surface height of the initial hydrostatic pressure (m).
+    pub water_level: f64,
+    /// Body geometries, in the model file's order.
+    pub bodies: Vec<BodyGeometry>,
+    /// Where `sph.dimension` is, for messages about the dimension.
+    pub dimension_loc: Location,
+}
+
+/// Reads and checks `path` under `gravity` (the participant file's); every error names the
+/// file, the line and the key.
+pub fn load(path: &Path, gravity: Vector3<f64>) -> Result<SphModel, Diagnostics> {
+    let (file, lines) = spec::load_yaml_with_lines::<File>(path)?;
+    let mut d = Diagnostics::default();
+    let s = &file.sph;
+    let dimension = match s.dimension {
+        2 => Dimension::Two,
+        3 => Dimension::Three,
+        n => {
+            d.error(lines.loc("sph.dimension"), format!("dimension {n}: use 2 (the x–z plane) or 3"));
+            Dimension::Three
+        }
+    };
+    positive(&mut d, &lines, "sph.spacing", Some(s.spacing));
+    let depth = match (dimension, s.depth) {
+        (Dimension::Two, None) => {
+            d.error(
+                lines.loc("sph.dimension"),
+                "a 2D model needs `sph.depth`: the bodies' extent along y (m), which multiplies the per-metre loads \
+                 sent to the solid",
+            );
+            1.0
+        }
+        (Dimension::Two, Some(v)) => {
+            positive(&mut d, &lines, "sph.depth", Some(v));
+            v
+        }
+        (Dimension::Three, Some(_)) => {
+            d.error(lines.loc("sph.depth"), "`depth` is for 2D models only (dimension: 2); remove it");
+            1.0
+        }
+        (Dimension::Three, None) => 1.0,
+    };
+    if file.fluid.is_empty() {
+        d.error(lines.loc("fluid"), "no fluid box: give at least one `{min: [x, y, z], max: [x, y, z]}`");
+    }
+    let mut blocks = Vec::new();
+    for (i, b) in file.fluid.iter().enumerate() {
+        if let Some(bx) = corners(&mut d, &lines, &format!("fluid[{i}]"), b.min, b.max, dimension) {
+            blocks.push(bx);
+        }
+    }
+    let top = blocks.iter().map(|(_, hi)| hi.z).fold(f64::NEG_INFINITY, f64::max);
+    let bottom = blocks.iter().map(|(lo, _)| lo.z).fold(f64::INFINITY, f64::min);
+    let water_level = file.water_level.unwrap_or(top);
+    let tank = file.tank.as_ref().and_then(|t| {
+        let (min, max) = corners(&mut d, &lines, "tank", t.min, t.max, dimension)?;
+        Some(Tank { min, max, open_top: t.open_top.unwrap_or(true) })
+    });
+    let g = gravity.norm();
+    let sound_speed = match s.sound_speed {
+        Some(c) => c,
+        None if top > bottom => Parameters::sound_speed_for_depth(water_level.max(top) - bottom, g.max(1e-9)),
+        None => 1.0,
+    };
+    let mut params = Parameters::new(dimension, s.spacing, sound_speed);
+    params.gravity = gravity;
+    if let Some(v) = s.rest_density {
+        params.rest_density = v;
+    }
+    if let Some(v) = s.smoothing_ratio {
+        params.smoothing_ratio = v;
+    }
+    if let Some(k) = &s.kernel {
+        match k.to_ascii_uppercase().as_str() {
+            "WENDLAND_C2" | "WENDLAND" => params.kernel = KernelKind::WendlandC2,
+            "CUBIC_SPLINE" | "CUBIC" => params.kernel = KernelKind::CubicSpline,
+            other => d.error(lines.loc("sph.kernel"), format!("kernel `{other}`: use WENDLAND_C2 or CUBIC_SPLINE")),
+        }
+    }
+    if let Some(v) = &s.viscosity {
+        match (v.kind.to_ascii_uppercase().as_str(), v.alpha, v.kinematic) {
+            ("ARTIFICIAL", alpha, None) => {
+                params.viscosity = Viscosity::Artificial { alpha: alpha.unwrap_or(0.02) };
+            }
+            ("LAMINAR", None, Some(nu)) => params.viscosity = Viscosity::Laminar { kinematic: nu },
+            ("ARTIFICIAL", _, Some(_)) | ("LAMINAR", Some(_), _) => d.error(
+                lines.loc("sph.viscosity"),
+                "ARTIFICIAL viscosity takes `alpha`, LAMINAR takes `kinematic` (m²/s); not the other",
+            ),
+            ("LAMINAR", None, None) => {
+                d.error(lines.loc("sph.viscosity"), "LAMINAR viscosity needs `kinematic` (m²/s, water: 1e-6)")
+            }
+            (other, _, _) => {
+                d.error(lines.loc("sph.viscosity.type"), format!("viscosity type `{other}`: use ARTIFICIAL or LAMINAR"))
+            }
+        }
+    }
+    if let Some(delta) = s.density_diffusion {
+        params.density_diffusion = (delta != 0.0).then_some(DensityDiffusion { delta, hydrostatic_correction: true });
+    }
+    if let Some(v) = s.cfl {
+        params.cfl = v;
+    }
+    params.shifting = s.shifting;
+    if let Some(v) = s.no_slip {
+        params.boundary.no_slip = v;
+    }
+    if let Some(t) = &tank {
+        // Fluid thrown far out of the tank is dropped rather than growing the grid: the domain
+        // is the tank with a margin, and as much again above an open top.
+        let margin = 4.0 * params.h() + params.marker_layers() as f64 * s.spacing;
+        let rise = if t.open_top { t.max.z - t.min.z } else { 0.0 };
+        let lo = t.min - Vector3::repeat(margin);
+        let hi = t.max + Vector3::repeat(margin) + Vector3::new(0.0, 0.0, rise);
+        params.domain = Some((lo, hi));
+    }
+    if let Err(e) = params.validate() {
+        let key = match &e {
+            tidelink_sph_solver::SphError::InvalidParameter { name, .. } => *name,
+            _ => "",
+        };
+        let at = match key {
+            "gravity" => lines.loc("sph"),
+            "domain" => lines.loc("tank"),
+            "" => lines.loc("sph"),
+            k => lines.loc(&format!("sph.{k}")),
+        };
+        d.error(at, e.to_string());
+    }
+    positive(&mut d, &lines, "sph.time_step", s.time_step);
+    let bodies = bodies(&file.bodies, path, dimension, &lines, &mut d);
+    if d.has_errors() {
+        return Err(d);
+    }
+    Ok(SphModel {
+        params,
+        depth,
+        time_step: s.time_step,
+        tank,
+        blocks,
+        water_level,
+        bodies,
+        dimension_loc: lines.loc("sph.dimension"),
+    })
+}
+
+/// An error at `key` unless `value` is absent or finite and positive.
+fn positive(d: &mut Diagnostics, lines: &YamlLines, key: &str, value: Option<f64>) {
+    if let Some(v) = value.filter(|v| !(v.is_finite() && *v > 0.0)) {
+        d.error(lines.loc(key), format!("`{key}` must be finite and positive, got {v}"));
+    }
+}
+
+/// The box `[min, max]` of `key`, checked (in 2D the y extent is not used).
+fn corners(
+    d: &mut Diagnostics,
+    lines: &YamlLines,
+    key: &str,
+    min: [f64; 3],
+    max: [f64; 3],
+    dimension: Dimension,
+) -> Option<(Point3<f64>, Point3<f64>)> {
+    let axes: &[usize] = if dimension == Dimension::Two { &[0, 2] } else { &[0, 1, 2] };
+    if let Some(&k) = axes.iter().find(|&&k| !(min[k].is_finite() && max[k].is_finite() && min[k] < max[k])) {
+        let axis = ["x", "y", "z"][k];
+        d.error(lines.loc(&format!("{key}.max")), format!("`{key}`: min {axis} must be below max {axis}"));
+        return None;
+    }
+    Some((Point3::from(min), Point3::from(max)))
+}
+
+/// The `bodies` entries as marker sources.
+fn bodies(
+    sections: &[BodySection],
+    path: &Path,
+    dimension: Dimension,
+    lines: &YamlLines,
+    d: &mut Diagnostics,
+) -> Vec<BodyGeometry> {
+    let mut out: Vec<BodyGeometry> = Vec::new();
+    for (i, b) in sections.iter().enumerate() {
+        let at = |key: &str| lines.loc(&format!("bodies[{i}]{key}"));
+        if out.iter().any(|o| o.name == b.name) {
+            d.error(at(".name"), format!("body `{}` is listed twice", b.name));
+            continue;
+        }
+        if b.layers == Some(0) {
+            d.error(at(".layers"), "`layers` must be at least 1");
+        }
+        let markers = match (&b.shape, &b.markers) {
+            (Some(s), None) => shape(s, path, dimension, &at(".shape"), d).map(MarkerSource::Shape),
+            (None, Some(list)) if !list.is_empty() => {
+                Some(MarkerSource::Points(list.iter().map(|p| Point3::from(*p)).collect()))
+            }
+            (None, Some(_)) => {
+                d.error(at(".markers"), format!("body `{}`: the marker list is empty", b.name));
+                None
+            }
+            (Some(_), Some(_)) => {
+                d.error(at(".markers"), format!("body `{}`: give a `shape` or `markers`, not both", b.name));
+                None
+            }
+            (None, None) => {
+                d.error(
+                    at(".name"),
+                    format!("body `{}` needs a `shape` ({{type: SPHERE, radius: ...}}, ...) or `markers`", b.name),
+                );
+                None
+            }
+        };
+        if let Some(markers) = markers {
+            out.push(BodyGeometry { name: b.name.clone(), markers, layers: b.layers, loc: at("") });
+        }
+    }
+    out
+}
+
+/// One `shape` entry.
+fn shape(s: &ShapeSection, path: &Path, dimension: Dimension, at: &Location, d: &mut Diagnostics) -> Option<Shape> {
+    let kind = s.kind.to_ascii_uppercase();
+    let allowed: &[&str] = match kind.as_str() {
+        "SPHERE" => &["radius"],
+        "BOX" => &["dimensions"],
+        "CYLINDER" => &["radius", "length"],
+        "MESH" => &["file"],
+        other => {
+            d.error(at.clone(), format!("shape type `{other}`: use SPHERE, BOX, CYLINDER or MESH"));
+            return None;
+        }
+    };
+    let given =
+        [("radius", s.radius.is_some()), ("length", s.length.is_some()), ("dimensions", s.dimensions.is_some())]
+            .into_iter()
+            .chain([("file", s.file.is_some())]);
+    for (key, present) in given {
+        if present && !allowed.contains(&key) {
+            d.error(at.clone(), format!("a {kind} shape has no `{key}` (it takes {})", allowed.join(", ")));
+            return None;
+        }
+        if !present && allowed.contains(&key) {
+            d.error(at.clone(), format!("a {kind} shape needs `{key}`"));
+            return None;
+        }
+    }
+    let pos = |v: f64, key: &str, d: &mut Diagnostics| {
+        let ok = v.is_finite() && v > 0.0;
+        if !ok {
+            d.error(at.clone(), format!("shape `{key}` must be finite and positive, got {v}"));
+        }
+        ok
+    };
+    match kind.as_str() {
+        "SPHERE" => {
+            let r = s.radius?;
+            pos(r, "radius", d).then_some(Shape::Sphere { radius: r })
+        }
+        "BOX" => {
+            let size = s.dimensions?;
+            let ok = size.iter().all(|&v| pos(v, "dimensions", d));
+            ok.then(|| Shape::Box { half_extents: Vector3::from(size) / 2.0 })
+        }
+        "CYLINDER" => {
+            let (r, l) = (s.radius?, s.length?);
+            (pos(r, "radius", d) && pos(l, "length", d)).then_some(Shape::Cylinder { radius: r, half_length: l / 2.0 })
+        }
+        _ => {
+            let name = s.file.as_deref()?;
+            let file: PathBuf = path.parent().unwrap_or(Path::new(".")).join(name);
+            if dimension == Dimension::Two {
+                log::info!("{at}: 2D: the mesh is cut by the body's y = 0 plane");
+            }
+            match TriMesh::read(&file) {
+                Ok(m) => Some(Shape::Mesh(m)),
+                Err(e) => {
+                    d.error(at.clone(), format!("mesh `{name}` ({}): {e}", file.display()));
+                    None
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const G: [f64; 3] = [0.0, 0.0, -9.81];
+
+    fn load_text(text: &str) -> Result<SphModel, Diagnostics> {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("sph.yaml");
+        std::fs::write(&p, text).unwrap();
+        load(&p, Vector3::from(G))
+    }
+
+    const GOOD: &str =
+        "sph:\n  dimension: 2\n  spacing: 0.01\n  depth: 0.3\ntank:\n  min: [-0.3, 0, -0.2]\n  max: [0.3, 0, \
+                        0.1]\nfluid:\n  - min: [-0.3, 0, -0.2]\n    max: [0.3, 0, 0]\nbodies:\n  - name: box\n    \
+                        shape: {type: BOX, dimensions: [0.2, 0.3, 0.1]}\n";
+
+    #[test]
+    fn a_2d_tank_with_a_box() {
+        let m = load_text(GOOD).unwrap();
+        assert_eq!(m.params.dimension, Dimension::Two);
+        assert_eq!(m.depth, 0.3);
+        assert_eq!(m.water_level, 0.0);
+        // 20 √(g d) for the 0.2 m deep water.
+        assert!((m.params.sound_speed - 20.0 * (9.81f64 * 0.2).sqrt()).abs() < 1e-12);
+        assert!(m.params.domain.is_some());
+        assert_eq!(m.bodies.len(), 1);
+        assert!(
+            matches!(&m.bodies[0].markers, MarkerSource::Shape(Shape::Box { half_extents }) if half_extents.x == 0.1)
+        );
+    }
+
+    fn first_error(text: &str) -> String {
+        let e = load_text(text).unwrap_err();
+        let first = e.errors().next().map(|d| d.to_string()).unwrap_or_default();
+        first
+    }
+
+    #[test]
+    fn errors_name_the_line_and_the_key() {
+        let e = first_error(&GOOD.replace("spacing: 0.01", "spacing: -1"));
+        assert!(e.contains(":3:") && e.contains("sph.spacing"), "{e}");
+        let e = first_error(&GOOD.replace("  depth: 0.3\n", ""));
+        assert!(e.contains(":2:") && e.contains("sph.depth"), "{e}");
+        let e = first_error(&GOOD.replace("type: BOX", "type: CONE"));
+        assert!(e.contains(":13:") && e.contains("SPHERE, BOX, CYLINDER or MESH"), "{e}");
+        let e = first_error(&GOOD.replace("dimensions: [0.2, 0.3, 0.1]", "radius: 0.1"));
+        assert!(e.contains("has no `radius`"), "{e}");
+        let e = first_error(&GOOD.replace("max: [0.3, 0, 0]", "max: [-0.4, 0, 0]"));
+        assert!(e.contains(":10:") && e.contains("min x must be below max x"), "{e}");
+        let e = first_error(&GOOD.replace("spacing:", "spaceing:"));
+        assert!(e.contains("spaceing"), "{e}");
+        let e = first_error(&GOOD.replace("  depth: 0.3\n", "  depth: 0.3\n  cfl: 0.9\n"));
+        assert!(e.contains(":5:") && e.contains("cfl"), "{e}");
+        let e = first_error(&GOOD.replace("dimension: 2", "dimension: 3"));
+        assert!(e.contains(":4:") && e.contains("2D models only"), "{e}");
+        let e = first_error(&GOOD.replace("shape: {type: BOX, dimensions: [0.2, 0.3, 0.1]}", "layers: 2"));
+        assert!(e.contains(":12:") && e.contains("needs a `shape`"), "{e}");
+        let e = first_error(&GOOD.replace("type: BOX, dimensions: [0.2, 0.3, 0.1]", "type: MESH, file: nope.obj"));
+        assert!(e.contains(":13:") && e.contains("nope.obj"), "{e}");
+    }
+}

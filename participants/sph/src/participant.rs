@@ -1,0 +1,210 @@
+//! The SPH participant: its participant file and fluid model file into a ready [`SphAdapter`],
+//! behind the shared entry point ([`Sph`]).
+//!
+//! Bodies come from `precice_adapter_config.bodies` (name, `location` — the reference point the
+//! solid sends as its position —, optional `orientation`, Chrono's Rz·Ry·Rx angles) and their
+//! geometry from the model file's `bodies` entry of the same name. Gravity is the participant
+//! file's `simulation.gravity`, the value `tidelink check` compares between participants.
+
+use crate::adapter::{CouplingBody, SphAdapter};
+use crate::interface::Interface;
+use crate::model_yaml::{self, SphModel};
+use crate::output::OutputSettings;
+use anyhow::{anyhow, bail, Result};
+use nalgebra::{Isometry3, Rotation3, Translation3, UnitQuaternion, Vector3};
+use std::path::Path;
+use tidelink_adapter_core::config::PreciceConfig;
+use tidelink_adapter_core::coupling::Backend;
+use tidelink_adapter_core::diagnostics::Diagnostics;
+use tidelink_adapter_core::driver::{Progress, RunSummary};
+use tidelink_adapter_core::participant::{self, BuildError, BuildFailure, Built, Participant};
+use tidelink_adapter_core::spec::{ParticipantFile, DEFAULT_GRAVITY};
+use tidelink_sph_solver::{BodySpec, Dimension, Scene, Shape, SphError};
+use tidelink_vtk::Encoding;
+
+/// The SPH participant (`tidelink-sph`): a WCSPH fluid around the solid's bodies.
+pub struct Sph;
+
+impl Participant for Sph {
+    type Adapter = SphAdapter;
+    const TYPES: &'static [&'static str] = &["SPH"];
+
+    fn build(file: &ParticipantFile, _cfg: &PreciceConfig) -> Result<Built<SphAdapter>, BuildError> {
+        build_adapter(file).map_err(|e| BuildFailure::new(e.chain(), format!("{e:#}")).into())
+    }
+}
+
+/// Runs the participant of `participant_file` to the end, reporting progress to `progress`
+/// (tests pass `&mut ()`); the summary and the files written.
+pub fn run_with_progress(
+    file: &Path,
+    xml: &Path,
+    backend: Backend,
+    progress: &mut dyn Progress,
+) -> Result<(RunSummary, Vec<std::path::PathBuf>)> {
+    let (summary, adapter) = participant::run::<Sph>(file, xml, backend, progress)?;
+    Ok((summary, adapter.output_paths()))
+}
+
+/// The adapter of `file`: the model file, the bodies, the scene, the output settings.
+fn build_adapter(file: &ParticipantFile) -> Result<Built<SphAdapter>> {
+    let name = file.adapter.participant_name.clone();
+    let iface = Interface::from_file(file).map_err(|e| anyhow!("{e}"))?;
+    let gravity = Vector3::from(file.simulation.gravity.unwrap_or(DEFAULT_GRAVITY));
+    let Some(model_name) = &file.model else {
+        bail!(
+            "{}: the SPH participant needs a `model` file (with `sph:` numerics, `fluid:` boxes and the `bodies:` \
+             geometry)",
+            file.path.display()
+        );
+    };
+    let model = model_yaml::load(&file.dir().join(model_name), gravity)?;
+    let output = output_settings(file)?;
+    let (scene, bodies, particles) = scene(file, &model)?;
+    let sim = scene.build().map_err(|e| scene_error(e, &model))?;
+    let built_bodies: Vec<CouplingBody> = bodies
+        .into_iter()
+        .map(|(name, initial)| {
+            let id = sim.body_id(&name).expect("every body was added to the scene");
+            CouplingBody { name, id, initial }
+        })
+        .collect();
+    log::info!(
+        "SPH participant `{name}`: {}D, dp = {} m, {} fluid particles ({particles} before removing those inside \
+         solids), {} markers, {} coupled bodies, c0 = {:.3} m/s",
+        model.params.dimension.count(),
+        model.params.spacing,
+        sim.fluid_count(),
+        sim.marker_count(),
+        built_bodies.len(),
+        model.params.sound_speed
+    );
+    let adapter = SphAdapter::new(&name, sim, iface, built_bodies, model.depth, model.time_step, output)
+        .map_err(|e| anyhow!("{}: {e}", file.path.display()))?;
+    Ok(Built { adapter, warnings: Diagnostics::default(), facts: Vec::new() })
+}
+
+/// The coupled bodies' names and initial poses, in the participant file's order.
+type Poses = Vec<(String, Isometry3<f64>)>;
+
+/// The scene of `model` with the participant file's bodies at their initial poses, the bodies,
+/// and the fluid particles asked for (before those inside solids are removed).
+fn scene(file: &ParticipantFile, model: &SphModel) -> Result<(Scene, Poses, usize)> {
+    let specs = &file.adapter.bodies;
+    if specs.is_empty() {
+        bail!(
+            "{}: precice_adapter_config.bodies is empty; list the solid's bodies (name and location), in the order of \
+             the solid's list",
+            file.adapter.loc
+        );
+    }
+    let mut d = Diagnostics::default();
+    for g in &model.bodies {
+        if !specs.iter().any(|b| b.name == g.name) {
+            d.error(
+                g.loc.clone(),
+                format!(
+                    "body `{}` is not in precice_adapter_config.bodies of {}; add it there or remove it here",
+                    g.name,
+                    file.path.display()
+                ),
+            );
+        }
+    }
+    let degrees = file.adapter.angle_degrees.unwrap_or(true);
+    let mut scene = Scene::new(model.params.clone());
+    let two_d = model.params.dimension == Dimension::Two;
+    let particles: usize = model.blocks.iter().map(|(lo, hi)| scene.add_fluid_box(*lo, *hi)).sum();
+    scene.set_hydrostatic_surface(model.water_level);
+    if let Some(t) = &model.tank {
+        let centre = nalgebra::center(&t.min, &t.max);
+        let mut half = (t.max - t.min) / 2.0;
+        if two_d {
+            half.y = 1.0; // not used in 2D; any positive extent
+        }
+        let tank = Shape::Container { half_extents: half, open_top: t.open_top };
+        let pose = Isometry3::translation(centre.x, if two_d { 0.0 } else { centre.y }, centre.z);
+        scene.add_body(BodySpec::new("tank", tank, pose).without_loads());
+    }
+    let mut bodies = Vec::new();
+    for b in specs {
+        let Some(g) = model.bodies.iter().find(|g| g.name == b.name) else {
+            d.error(
+                b.loc.clone(),
+                format!(
+                    "body `{}` has no geometry in the model file: add `bodies: - name: {}` with a `shape`",
+                    b.name, b.name
+                ),
+            );
+            continue;
+        };
+        let Some(location) = b.location else {
+            d.error(b.loc.clone(), format!("body `{}` needs a `location` (its initial reference point)", b.name));
+            continue;
+        };
+        let rotation = b.orientation.map(|o| orientation(o, degrees)).unwrap_or_else(UnitQuaternion::identity);
+        let pose = Isometry3::from_parts(Translation3::from(Vector3::from(location)), rotation);
+        let mut spec =
+            BodySpec { name: b.name.clone(), markers: g.markers.clone(), pose, loads: true, layers: g.layers };
+        if spec.name == "tank" && model.tank.is_some() {
+            spec.name = "body tank".into();
+            d.error(b.loc.clone(), "`tank` is the name of the model's tank walls; rename this body");
+        }
+        scene.add_body(spec);
+        bodies.push((b.name.clone(), pose));
+    }
+    if d.has_errors() {
+        return Err(d.into());
+    }
+    Ok((scene, bodies, particles))
+}
+
+/// A scene that cannot be built, at the model line it comes from.
+fn scene_error(e: SphError, model: &SphModel) -> anyhow::Error {
+    let mut d = Diagnostics::default();
+    match &e {
+        SphError::Geometry { body, .. } => {
+            let loc = model.bodies.iter().find(|g| &g.name == body).map(|g| g.loc.clone());
+            d.error(loc.unwrap_or_else(|| model.dimension_loc.clone()), e.to_string());
+        }
+        SphError::NoFluid => d.error(
+            model.dimension_loc.clone(),
+            "no fluid particle is left: the fluid boxes are empty at this spacing or lie inside the tank walls or bodies",
+        ),
+        _ => d.error(model.dimension_loc.clone(), e.to_string()),
+    }
+    d.into()
+}
+
+/// `output`: the folder (default `output` next to the participant file), the frame rate
+/// (`fps`; no frames without it) and the format: CSV (default) writes binary `.vtu`, ASCII
+/// text `.vtu`, NONE nothing.
+fn output_settings(file: &ParticipantFile) -> Result<Option<OutputSettings>> {
+    let encoding = match file.output.format.as_deref().map(str::to_ascii_uppercase).as_deref() {
+        None | Some("CSV") => Encoding::Base64,
+        Some("ASCII") => Encoding::Ascii,
+        Some("NONE") => return Ok(None),
+        Some(other) => bail!(
+            "{}: output.format `{other}` is not written by the SPH participant; use CSV (loads CSV, binary .vtu \
+             frames), ASCII (text .vtu frames) or NONE",
+            file.path.display()
+        ),
+    };
+    if let Some(fps) = file.output.fps.filter(|f| !(f.is_finite() && *f > 0.0)) {
+        bail!(
+            "{}: output.fps must be positive (ParaView frames per second of coupled time), got {fps}",
+            file.path.display()
+        );
+    }
+    let directory = file.dir().join(file.output.directory.as_deref().unwrap_or("output"));
+    Ok(Some(OutputSettings { directory, fps: file.output.fps, encoding }))
+}
+
+/// Chrono's 3-angle orientation `[a0, a1, a2]` = Rz(a0)·Ry(a1)·Rx(a2).
+fn orientation(o: [f64; 3], degrees: bool) -> UnitQuaternion<f64> {
+    let a = if degrees { o.map(f64::to_radians) } else { o };
+    let r = Rotation3::from_axis_angle(&Vector3::z_axis(), a[0])
+        * Rotation3::from_axis_angle(&Vector3::y_axis(), a[1])
+        * Rotation3::from_axis_angle(&Vector3::x_axis(), a[2]);
+    UnitQuaternion::from_rotation_matrix(&r)
+}

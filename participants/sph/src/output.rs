@@ -11,6 +11,7 @@ use nalgebra::{Point3, Vector3};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use tidelink_adapter_core::records::{number, Provenance};
 use tidelink_adapter_core::{AdapterError, AdapterResult};
 use tidelink_sph_solver::Simulation;
 use tidelink_vtk::{Encoding, FloatType, PvdIndex, UnstructuredGrid, VtuOptions};
@@ -24,6 +25,8 @@ pub struct OutputSettings {
     pub fps: Option<f64>,
     /// Base64 binary (compact) or ASCII `.vtu` arrays.
     pub encoding: Encoding,
+    /// The case, participant and run time, for the CSV's first line.
+    pub provenance: Provenance,
 }
 
 /// The open output files of a run.
@@ -57,9 +60,10 @@ impl Output {
         let csv_path = dir.join("body_loads.csv");
         let file = File::create(&csv_path).map_err(io("creating", &csv_path))?;
         let mut csv = BufWriter::new(file);
-        let mut header = String::from("time");
+        writeln!(csv, "{}", settings.provenance.line()).map_err(io("writing", &csv_path))?;
+        let mut header = String::from("time_s");
         for b in bodies {
-            for c in ["x", "y", "z", "fx", "fy", "fz", "tx", "ty", "tz"] {
+            for c in ["x_m", "y_m", "z_m", "fx_N", "fy_N", "fz_N", "tx_Nm", "ty_Nm", "tz_Nm"] {
                 header.push_str(&format!(",{b}.{c}"));
             }
         }
@@ -79,10 +83,11 @@ impl Output {
 
     /// One CSV row: per body its position (m), force (N) and torque (N m).
     pub fn loads_row(&mut self, time: f64, rows: &[(Point3<f64>, Vector3<f64>, Vector3<f64>)]) -> AdapterResult<()> {
-        let mut line = format!("{time:e}");
+        let mut line = number(time);
         for (p, f, t) in rows {
             for v in p.iter().chain(f.iter()).chain(t.iter()) {
-                line.push_str(&format!(",{v:e}"));
+                line.push(',');
+                line.push_str(&number(*v));
             }
         }
         writeln!(self.csv, "{line}").map_err(io("writing", &self.csv_path))

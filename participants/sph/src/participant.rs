@@ -18,6 +18,7 @@ use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::diagnostics::Diagnostics;
 use tidelink_adapter_core::driver::{Progress, RunSummary};
 use tidelink_adapter_core::participant::{self, BuildError, BuildFailure, Built, Participant};
+use tidelink_adapter_core::records::Provenance;
 use tidelink_adapter_core::spec::{ParticipantFile, DEFAULT_GRAVITY};
 use tidelink_sph_solver::{BodySpec, Dimension, Scene, Shape, SphError};
 use tidelink_vtk::Encoding;
@@ -29,8 +30,8 @@ impl Participant for Sph {
     type Adapter = SphAdapter;
     const TYPES: &'static [&'static str] = &["SPH"];
 
-    fn build(file: &ParticipantFile, _cfg: &PreciceConfig) -> Result<Built<SphAdapter>, BuildError> {
-        build_adapter(file).map_err(|e| BuildFailure::new(e.chain(), format!("{e:#}")).into())
+    fn build(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<SphAdapter>, BuildError> {
+        build_adapter(file, cfg).map_err(|e| BuildFailure::new(e.chain(), format!("{e:#}")).into())
     }
 }
 
@@ -47,7 +48,7 @@ pub fn run_with_progress(
 }
 
 /// The adapter of `file`: the model file, the bodies, the scene, the output settings.
-fn build_adapter(file: &ParticipantFile) -> Result<Built<SphAdapter>> {
+fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<SphAdapter>> {
     let name = file.adapter.participant_name.clone();
     let iface = Interface::from_file(file).map_err(|e| anyhow!("{e}"))?;
     let gravity = Vector3::from(file.simulation.gravity.unwrap_or(DEFAULT_GRAVITY));
@@ -59,7 +60,7 @@ fn build_adapter(file: &ParticipantFile) -> Result<Built<SphAdapter>> {
         );
     };
     let model = model_yaml::load(&file.dir().join(model_name), gravity)?;
-    let output = output_settings(file)?;
+    let output = output_settings(file, cfg)?;
     let (scene, bodies, particles) = scene(file, &model)?;
     let sim = scene.build().map_err(|e| scene_error(e, &model))?;
     let built_bodies: Vec<CouplingBody> = bodies
@@ -179,7 +180,7 @@ fn scene_error(e: SphError, model: &SphModel) -> anyhow::Error {
 /// `output`: the folder (default `output` next to the participant file), the frame rate
 /// (`fps`; no frames without it) and the format: CSV (default) writes binary `.vtu`, ASCII
 /// text `.vtu`, NONE nothing.
-fn output_settings(file: &ParticipantFile) -> Result<Option<OutputSettings>> {
+fn output_settings(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Option<OutputSettings>> {
     let encoding = match file.output.format.as_deref().map(str::to_ascii_uppercase).as_deref() {
         None | Some("CSV") => Encoding::Base64,
         Some("ASCII") => Encoding::Ascii,
@@ -197,7 +198,8 @@ fn output_settings(file: &ParticipantFile) -> Result<Option<OutputSettings>> {
         );
     }
     let directory = file.dir().join(file.output.directory.as_deref().unwrap_or("output"));
-    Ok(Some(OutputSettings { directory, fps: file.output.fps, encoding }))
+    let provenance = Provenance::now(&cfg.path, &file.adapter.participant_name);
+    Ok(Some(OutputSettings { directory, fps: file.output.fps, encoding, provenance }))
 }
 
 /// Chrono's 3-angle orientation `[a0, a1, a2]` = Rz(a0)·Ry(a1)·Rx(a2).

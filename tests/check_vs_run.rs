@@ -133,6 +133,17 @@ fn check_and_start_agree_on_broken_model_solver_mesh_and_xml_files() {
             ("solid/model.yaml", 11),
             "unknown key `colour` in model.bodies[0]",
         ),
+        sd(
+            "manifest commands swapped",
+            "Fluid",
+            &[
+                ("tidelink.yaml", "command: tidelink-buoyancy", "command: tidelink-swap"),
+                ("tidelink.yaml", "command: tidelink-mbs", "command: tidelink-buoyancy"),
+                ("tidelink.yaml", "command: tidelink-swap", "command: tidelink-mbs"),
+            ],
+            ("fluid/participant.yaml", 2),
+            "this is a `type: BUOYANCY` participant file, but `tidelink-mbs` reads `type: MBS` files",
+        ),
         sd("negative buoyancy radius", "Fluid", &[("fluid/buoyancy_model.yaml", "radius: 0.12", "radius: -0.12")], ("fluid/buoyancy_model.yaml", 2), "radius"),
         ball_points("empty STL", b"", "solid/ball.stl: the file is empty"),
         ball_points("garbage STL", b"this is no mesh\n", "solid/ball.stl: not an STL file"),
@@ -238,6 +249,17 @@ fn check_and_start_agree_on_broken_hydrodynamic_cases() {
             &[("solid/model.yaml", "      body1: spar\n", "      body1: sparr\n")],
             ("solid/model.yaml", 31),
             "joint `float_spar`: no body named `sparr`",
+        ),
+        rm3(
+            "manifest commands swapped",
+            "Solid",
+            &[
+                ("tidelink.yaml", "command: tidelink-tdpf", "command: tidelink-swap"),
+                ("tidelink.yaml", "command: tidelink-mbs", "command: tidelink-tdpf"),
+                ("tidelink.yaml", "command: tidelink-swap", "command: tidelink-mbs"),
+            ],
+            ("solid/participant.yaml", 2),
+            "this is a `type: MBS` participant file, but `tidelink-tdpf` reads `type: TDPF` files",
         ),
         rm3(
             "wave period 0",

@@ -219,18 +219,27 @@ fn rm3(
     Row { what, case: rm3_with(edits), participant: who, at, says }
 }
 
-/// The rm3 case whose Fluid reads `rm3.h5` from the case folder, a copy of the reference file
-/// passed through `break_it` (which gets its path).
+/// The rm3 case whose Fluid (TDPF model) and Solid (added mass) read `rm3.h5` from the case
+/// folder, a copy of the reference file passed through `break_it` (which gets its path); the
+/// Fluid is started.
 fn rm3_broken_h5(what: &'static str, break_it: impl Fn(&Path), says: &'static str) -> Row {
     let case = rm3_case_with(|_, text| text);
-    let model = case.file("fluid/tdpf_model.yaml");
-    let text = std::fs::read_to_string(&model).expect("the TDPF model");
-    let root = text.lines().find(|l| l.trim_start().starts_with("root: ")).expect("a data root").to_string();
-    std::fs::write(&model, text.replace(&root, &format!("    root: {}", case.path().display()))).expect("write");
+    for file in ["fluid/tdpf_model.yaml", "solid/participant.yaml"] {
+        let path = case.file(file);
+        let text = std::fs::read_to_string(&path).expect("a file with a data root");
+        let root = text.lines().find(|l| l.trim_start().starts_with("root: ")).expect("a data root").to_string();
+        let indent = &root[..root.len() - root.trim_start().len()];
+        std::fs::write(&path, text.replace(&root, &format!("{indent}root: {}", case.path().display()))).expect("write");
+    }
     let h5 = case.file("rm3.h5");
     std::fs::copy(tidelink_adapter_core::testing::shared_path("data/rm3/rm3.h5"), &h5).expect("copy rm3.h5");
     break_it(&h5);
     Row { what, case, participant: "Fluid", at: ("fluid/tdpf_model.yaml", 9), says }
+}
+
+/// [`rm3_broken_h5`] with the Solid started: its added mass reads the file.
+fn rm3_broken_h5_solid(what: &'static str, break_it: impl Fn(&Path), says: &'static str) -> Row {
+    Row { participant: "Solid", at: ("solid/participant.yaml", 29), ..rm3_broken_h5(what, break_it, says) }
 }
 
 /// Opens the copy for writing.
@@ -304,6 +313,14 @@ fn check_and_start_agree_on_broken_hydrodynamic_cases() {
                 f.new_dataset_builder().with_data(&[1.0f64, 2.0]).create(cg).expect("a 2-vector");
             },
             "/body1/properties/cg",
+        ),
+        rm3_broken_h5_solid(
+            "truncated h5 file of the added mass",
+            |p| {
+                let bytes = std::fs::read(p).expect("read");
+                std::fs::write(p, &bytes[..bytes.len() / 2]).expect("truncate");
+            },
+            "added_mass.h5_filename `rm3.h5`: ",
         ),
         rm3_broken_h5(
             "h5 file without /body2",

@@ -239,7 +239,7 @@ fn rm3_broken_h5(what: &'static str, break_it: impl Fn(&Path), says: &'static st
 
 /// [`rm3_broken_h5`] with the Solid started: its added mass reads the file.
 fn rm3_broken_h5_solid(what: &'static str, break_it: impl Fn(&Path), says: &'static str) -> Row {
-    Row { participant: "Solid", at: ("solid/participant.yaml", 29), ..rm3_broken_h5(what, break_it, says) }
+    Row { participant: "Solid", at: ("solid/participant.yaml", 30), ..rm3_broken_h5(what, break_it, says) }
 }
 
 /// Opens the copy for writing.

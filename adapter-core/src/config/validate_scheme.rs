@@ -36,8 +36,9 @@ pub(crate) fn check(cfg: &PreciceConfig, out: &mut Diagnostics) {
 /// Every `<read-data>` must get values: an `<exchange>` of that datum to the participant, on the
 /// mesh it reads or on a mesh its read mapping maps from. Otherwise preCICE stops at the first
 /// read ("contains no samples"), after the participants have connected; found here instead.
+/// Only on a file without other errors: a broken exchange would otherwise be reported twice.
 fn read_data_reached(cfg: &PreciceConfig, out: &mut Diagnostics) {
-    if cfg.schemes.is_empty() {
+    if cfg.schemes.is_empty() || out.has_errors() {
         return;
     }
     for p in &cfg.participants {

@@ -12,14 +12,19 @@ use support::case::{sphere_drop_with, text, Case};
 /// The shipped sphere_drop, 20 windows long, with a watch-point on the Solid (a warning: the
 /// native engine does not write its file) and `more` edits.
 fn short_sphere_drop(more: &[(&str, &str, &str)]) -> Case {
-    let mut edits = vec![
-        ("precice-config.xml", r#"<max-time-windows value="1000" />"#, r#"<max-time-windows value="20" />"#),
-        (
-            "precice-config.xml",
-            r#"    <read-data name="torques" mesh="SolidMesh" />"#,
-            r#"    <read-data name="torques" mesh="SolidMesh" /><watch-point name="Ball" mesh="SolidMesh" coordinate="0;0;0" />"#,
-        ),
-    ];
+    let mut edits =
+        vec![("precice-config.xml", r#"<max-time-windows value="1000" />"#, r#"<max-time-windows value="20" />"#)];
+    edits.extend_from_slice(more);
+    watched_sphere_drop(&edits)
+}
+
+/// The shipped sphere_drop (1000 windows, 1 s) with the watch-point and `more` edits.
+fn watched_sphere_drop(more: &[(&str, &str, &str)]) -> Case {
+    let mut edits = vec![(
+        "precice-config.xml",
+        r#"    <read-data name="torques" mesh="SolidMesh" />"#,
+        r#"    <read-data name="torques" mesh="SolidMesh" /><watch-point name="Ball" mesh="SolidMesh" coordinate="0;0;0" />"#,
+    )];
     edits.extend_from_slice(more);
     sphere_drop_with(&edits)
 }
@@ -34,10 +39,16 @@ fn tidelink_in(dir: &Path, args: &[&str]) -> Output {
 /// Participant `program` with file `spec` started by hand from the case folder, as `tidelink
 /// run` would start it but without it.
 fn start(case: &Case, program: &str, spec: &str) -> std::process::Child {
+    start_with(case, program, spec, &[])
+}
+
+/// [`start`] with `env` added to the participant's environment.
+fn start_with(case: &Case, program: &str, spec: &str, env: &[(&str, &str)]) -> std::process::Child {
     let bin =
         support::participant_programs(&[("tidelink-mbs", "tidelink-mbs"), ("tidelink-buoyancy", "tidelink-buoyancy")]);
     Command::new(bin.join(program))
         .args([spec, "--precice-config", "precice-config.xml"])
+        .envs(env.iter().copied())
         .current_dir(case.path())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -62,7 +73,7 @@ fn a_run_prints_each_warning_once_and_leaves_no_empty_precice_run() {
     // The launcher's check prints it; the participants it started do not repeat it.
     assert_eq!(t.matches(WARNING).count(), 1, "{t}");
     assert!(!case.file("precice-run").exists(), "an empty precice-run/ is left after the run:\n{t}");
-    // The progress lines reached the launcher (its display), and never the user.
+    // The progress lines go to the launcher, never to the user.
     assert!(!t.contains("@progress"), "{t}");
 }
 
@@ -76,6 +87,21 @@ fn a_participant_started_by_hand_prints_its_warnings_once_and_no_progress_lines(
     assert_eq!(s.matches(WARNING).count(), 1, "{s}");
     assert!(!String::from_utf8_lossy(&fluid.stdout).contains("@progress"), "{f}");
     assert!(!String::from_utf8_lossy(&solid.stdout).contains("@progress"), "{s}");
+}
+
+/// What `tidelink run` sets for the participants it starts: then (and only then) the first
+/// window's progress line is printed, and the warnings are left to the launcher.
+#[test]
+fn a_participant_started_as_the_launcher_does_prints_progress_lines_and_no_warnings() {
+    let case = short_sphere_drop(&[]);
+    let launched = [("TIDELINK_LAUNCHED", "1")];
+    let fluid = start_with(&case, "tidelink-buoyancy", "fluid/participant.yaml", &launched);
+    let solid = start_with(&case, "tidelink-mbs", "solid/participant.yaml", &launched);
+    let (fluid, solid) = (fluid.wait_with_output().expect("Fluid ends"), solid.wait_with_output().expect("Solid ends"));
+    let s = text(&solid);
+    assert!(fluid.status.success() && solid.status.success(), "{}\n{s}", text(&fluid));
+    assert!(String::from_utf8_lossy(&solid.stdout).lines().any(|l| l == "@progress 0.001"), "{s}");
+    assert!(!s.contains(WARNING), "{s}");
 }
 
 #[test]

@@ -17,7 +17,7 @@ pub fn directories(case: &Case, cfg: &PreciceConfig) -> Vec<PathBuf> {
     for (_, p) in case.launched() {
         let wd = case.working_dir(p);
         for m2n in cfg.m2ns.iter().filter(|m| m.acceptor == p.name || m.connector == p.name) {
-            let dir = wd.join(&m2n.exchange_directory);
+            let dir = crate::paths::tidy(&wd.join(&m2n.exchange_directory));
             let key = dir.canonicalize().unwrap_or_else(|_| dir.clone());
             if !keys.contains(&key) {
                 keys.push(key);
@@ -36,7 +36,7 @@ pub fn directories(case: &Case, cfg: &PreciceConfig) -> Vec<PathBuf> {
 pub fn clean(dirs: &[PathBuf], run: &str) -> Result<Vec<String>> {
     let mut report = Vec::new();
     for dir in dirs {
-        let run_dir = dir.join("precice-run");
+        let run_dir = crate::paths::tidy(&dir.join("precice-run"));
         if !run_dir.exists() {
             continue;
         }
@@ -56,4 +56,12 @@ pub fn clean(dirs: &[PathBuf], run: &str) -> Result<Vec<String>> {
         }
     }
     Ok(report)
+}
+
+/// Removes `<dir>/precice-run` of every exchange directory when the run left it empty (its
+/// participants remove their own files when they end); a folder with anything in it stays.
+pub fn remove_empty(dirs: &[PathBuf]) {
+    for dir in dirs {
+        let _ = std::fs::remove_dir(dir.join("precice-run"));
+    }
 }

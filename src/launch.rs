@@ -11,7 +11,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::Sender;
-use tidelink_adapter_core::launcher::RUN_ID_ENV;
+use tidelink_adapter_core::launcher::{LAUNCHED_ENV, RUN_ID_ENV};
 
 /// A started participant.
 pub struct Running {
@@ -60,6 +60,8 @@ pub fn start(
 ) -> Result<Running> {
     let mut c = command_for(case, p)?;
     c.env(RUN_ID_ENV, run);
+    // The launcher printed the check's warnings and reads the progress lines.
+    c.env(LAUNCHED_ENV, "1");
     lifeline.attach(&mut c);
     let mut child = c.spawn().with_context(|| {
         let prog = p.command.as_ref().map(|c| c.program().to_string()).unwrap_or_default();

@@ -1,6 +1,7 @@
 //! The case manifest `tidelink.yaml`: which XML couples the case and how each participant
 //! is started. Every path in it is relative to the case directory.
 
+use crate::paths;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::fmt;
@@ -139,7 +140,7 @@ impl Case {
             d.error(Location::new(case, 0), "no such case directory (or manifest file)");
             return Err(d);
         }
-        let manifest_path = if case.is_dir() { case.join(FILE_NAME) } else { case.to_path_buf() };
+        let manifest_path = paths::tidy(&if case.is_dir() { case.join(FILE_NAME) } else { case.to_path_buf() });
         let dir = manifest_path.parent().map(Path::to_path_buf).unwrap_or_default();
         let (manifest, lines) = spec::load_yaml_with_lines::<Manifest>(&manifest_path)?;
         Ok(Case { dir, manifest_path, manifest, lines })
@@ -159,15 +160,15 @@ impl Case {
     }
 
     pub fn xml_path(&self) -> PathBuf {
-        self.dir.join(&self.manifest.precice_config)
+        paths::tidy(&self.dir.join(&self.manifest.precice_config))
     }
 
     pub fn working_dir(&self, p: &ParticipantEntry) -> PathBuf {
-        self.dir.join(p.working_directory.as_deref().unwrap_or("."))
+        paths::tidy(&self.dir.join(p.working_directory.as_deref().unwrap_or(".")))
     }
 
     pub fn spec_path(&self, p: &ParticipantEntry) -> Option<PathBuf> {
-        p.spec.as_ref().map(|s| self.dir.join(s))
+        p.spec.as_ref().map(|s| paths::tidy(&self.dir.join(s)))
     }
 
     /// The backend `run` passes to `p`: its own `backend`, else the manifest's; `None` when

@@ -25,6 +25,18 @@ fn is_executable(p: &Path) -> bool {
     p.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
+/// `p` without `.` components (`././case/./x` is `case/x`; `.` alone stays), for paths that are
+/// printed: joining a case folder `.` with `.` otherwise shows as `././`. Only `.` is dropped:
+/// removing `..` lexically could change which folder a path names.
+pub fn tidy(p: &Path) -> PathBuf {
+    let out: PathBuf = p.components().filter(|c| !matches!(c, Component::CurDir)).collect();
+    if out.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        out
+    }
+}
+
 /// `target` as seen from directory `base` (`../xml/precice-config.xml`); absolute when
 /// either cannot be resolved.
 pub fn relative_to(target: &Path, base: &Path) -> PathBuf {
@@ -68,6 +80,9 @@ mod tests {
         assert_eq!(relative_to(&dir.join("config.xml"), &dir.join("solid")), PathBuf::from("../config.xml"));
         assert_eq!(relative_to(&dir.join("solid/./p.yaml"), &dir), PathBuf::from("solid/p.yaml"));
         assert_eq!(relative_to(&dir, &dir), PathBuf::from("."));
+        assert_eq!(tidy(Path::new("./././precice-run")), PathBuf::from("precice-run"));
+        assert_eq!(tidy(Path::new("./.")), PathBuf::from("."));
+        assert_eq!(tidy(Path::new("/a/./b/../c")), PathBuf::from("/a/b/../c"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -95,7 +95,9 @@ pub fn run(path: &Path) -> Result<u8> {
     drop(tx);
     let names: Vec<String> = runs.iter().map(|r| r.name.clone()).collect();
     say(format_args!("started {} participant(s) of `{}`: {}", runs.len(), case.name(), names.join(", ")));
-    match supervise::supervise(runs, rx, total_time(&cfg), interrupts) {
+    let outcome = supervise::supervise(runs, rx, total_time(&cfg), interrupts);
+    exchange::remove_empty(&exchange_dirs);
+    match outcome {
         Outcome::Success => {
             say(format_args!("all participants exited 0"));
             Ok(0)

@@ -3,8 +3,9 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Command;
+use support::case::{assert_error_at, rm3_case_with, shipped_case, sphere_drop_with, text, tidelink, Case};
 
 /// Two participants coupled serially on one mesh, for 1 s of simulated time.
 const XML: &str = r#"<?xml version="1.0" encoding="UTF-8" ?>
@@ -93,41 +94,20 @@ participants:
     spec: solid/participant.yaml
 ";
 
-/// A temporary case folder; files are written relative to it.
-struct Case(tempfile::TempDir);
-
 impl Case {
+    /// A case with the two-participant XML above and `files`.
     fn new(files: &[(&str, &str)]) -> Case {
-        let case = Case(tempfile::tempdir().expect("temporary case folder"));
+        let case = Case::empty();
         case.write("precice-config.xml", XML);
         for (name, text) in files {
             case.write(name, text);
         }
         case
     }
-    fn write(&self, name: &str, text: &str) {
-        let p = self.0.path().join(name);
-        std::fs::create_dir_all(p.parent().expect("parent")).expect("create folder");
-        std::fs::write(p, text).expect("write case file");
-    }
-    fn path(&self) -> &Path {
-        self.0.path()
-    }
-    fn file(&self, name: &str) -> PathBuf {
-        self.0.path().join(name)
-    }
 }
 
 fn good_case() -> Case {
     Case::new(&[("tidelink.yaml", MANIFEST), ("solid/participant.yaml", SOLID), ("fluid/participant.yaml", FLUID)])
-}
-
-fn tidelink(args: &[&str], case: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tidelink")).args(args).arg(case).output().expect("start tidelink")
-}
-
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }
 
 /// `tidelink check … | head` closes the pipe early: the listing ends there, the program does
@@ -147,15 +127,6 @@ fn check_into_a_closed_pipe_ends_quietly_with_its_exit_code() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(o.status.code(), Some(1), "the configuration has errors (RBF on the native engine): {err}");
-}
-
-/// Asserts an error line `file:line: error: ...fragment...` is in the output.
-fn assert_error_at(out: &str, file: &Path, line: usize, fragment: &str) {
-    let prefix = format!("{}:{line}: error: ", file.display());
-    assert!(
-        out.lines().any(|l| l.starts_with(&prefix) && l.contains(fragment)),
-        "expected `{prefix}...{fragment}...` in:\n{out}"
-    );
 }
 
 #[test]
@@ -309,28 +280,6 @@ participants:
     assert!(t.contains(&format!("[Solid] {}", wd.display())), "{t}");
 }
 
-/// A copy of the shipped case `configs/<name>` (its `files`), each file's text passed through `edit`.
-fn shipped_case(name: &str, files: &[&str], edit: impl Fn(&str, String) -> String) -> Case {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs").join(name);
-    let case = Case(tempfile::tempdir().expect("temporary case folder"));
-    for f in files {
-        let text = std::fs::read_to_string(root.join(f)).unwrap_or_else(|e| panic!("read {f}: {e}"));
-        case.write(f, &edit(f, text));
-    }
-    case
-}
-
-/// The shipped sphere_drop case (tidelink-mbs and tidelink-buoyancy) with `(file, from, to)` edits.
-fn sphere_drop_with(edits: &[(&str, &str, &str)]) -> Case {
-    shipped_case("sphere_drop", support::SPHERE_DROP_FILES, |f, mut text| {
-        for (file, from, to) in edits.iter().filter(|e| e.0 == f) {
-            assert!(text.contains(from), "{file} has no `{from}`");
-            text = text.replace(from, to);
-        }
-        text
-    })
-}
-
 #[test]
 fn check_runs_each_participants_own_check_on_its_model_and_solver_files() {
     let case = sphere_drop_with(&[]);
@@ -373,26 +322,6 @@ fn a_participant_program_that_cannot_check_is_an_error_naming_it() {
             && t.contains("libprecice"),
         "{t}"
     );
-}
-
-/// A copy of the shipped rm3_reg_waves case reading the reference data where it is (the shipped
-/// files reach it relative to the repository), with `edit(file, text)` applied.
-fn rm3_case_with(edit: impl Fn(&str, String) -> String) -> Case {
-    let h5 = tidelink_adapter_core::testing::shared_path("data/rm3/rm3.h5");
-    let data = h5.parent().expect("a folder").display().to_string();
-    let files = [
-        "tidelink.yaml",
-        "precice-config.xml",
-        "solid/participant.yaml",
-        "solid/model.yaml",
-        "solid/solver.yaml",
-        "fluid/participant.yaml",
-        "fluid/tdpf_model.yaml",
-    ];
-    shipped_case("rm3_reg_waves", &files, |f, text| {
-        let text = text.replace("type: RELATIVE", "type: ABSOLUTE");
-        edit(f, text.replace("root: ../../../../shared/data/rm3", &format!("root: {data}")))
-    })
 }
 
 #[test]

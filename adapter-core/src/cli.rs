@@ -7,7 +7,7 @@ use crate::driver::RunSummary;
 use crate::participant::{self, Participant};
 use crate::progress::LineReporter;
 use clap::{Args, FromArgMatches};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The arguments of every participant binary.
@@ -54,9 +54,11 @@ pub fn main<P: Participant>(program: &'static str, about: &'static str) -> ExitC
     if let Some(format) = args.check {
         return check::<P>(&args, format);
     }
-    let result =
-        participant::run::<P>(&args.participant, &args.precice_config, args.backend, &mut LineReporter::default());
-    finish(result.map(|(summary, _)| summary))
+    // Progress lines only for the launcher that reads them, not on the terminal of a user.
+    let mut lines = LineReporter::default();
+    let progress: &mut dyn crate::driver::Progress = if crate::launcher::launched() { &mut lines } else { &mut () };
+    let result = participant::run::<P>(&args.participant, &args.precice_config, args.backend, progress);
+    finish(result.map(|(summary, _)| summary), &args.participant)
 }
 
 /// `--check`: builds `P` and prints what it found; fails when there are errors.
@@ -77,16 +79,20 @@ fn check<P: Participant>(args: &ParticipantArgs, format: CheckFormat) -> ExitCod
     }
 }
 
-/// Logs how the run ended and gives the exit code: success with a summary line, or
-/// `error: …` with every cause (as anyhow prints chains) and failure.
-pub fn finish<E: std::error::Error>(result: Result<RunSummary, E>) -> ExitCode {
+/// Logs how the run ended and gives the exit code: success with a summary line, or failure
+/// with the file-and-line findings exactly as `--check` prints them (a file error), or
+/// `error: …` with every cause (as anyhow prints chains) for a failed run.
+pub fn finish(result: Result<RunSummary, participant::ParticipantError>, participant_file: &Path) -> ExitCode {
     match result {
         Ok(summary) => {
             log::info!("coupling ended at t = {} after {} windows", summary.time, summary.windows);
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {}", participant::chain(&e));
+            match participant::findings(&e, participant_file) {
+                Some(d) => d.0.iter().for_each(|d| eprintln!("{d}")),
+                None => eprintln!("error: {}", participant::chain(&e)),
+            }
             ExitCode::FAILURE
         }
     }

@@ -108,10 +108,21 @@ impl Diagnostics {
     pub fn extend(&mut self, other: Diagnostics) {
         self.0.extend(other.0);
     }
-    /// Logs the warnings through `log::warn!` (errors are returned to the caller instead).
+    /// Logs the warnings through `log::warn!` (errors are returned to the caller instead), each
+    /// once per process (the XML is read by the participant and again by its engine), and none
+    /// in a participant started by `tidelink run`, whose check already printed them.
     pub fn log_warnings(&self) {
+        if crate::launcher::launched() {
+            return;
+        }
+        static LOGGED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+        let mut logged = LOGGED.lock().unwrap_or_else(|e| e.into_inner());
         for w in self.warnings() {
-            log::warn!("{w}");
+            let text = w.to_string();
+            if !logged.contains(&text) {
+                log::warn!("{text}");
+                logged.push(text);
+            }
         }
     }
 }

@@ -9,6 +9,8 @@
 //!   dies (SIGKILL included); [`watch_lifeline`] then stops the participant instead of letting
 //!   it run on, unwatched, to its end time.
 //!
+//! - [`LAUNCHED_ENV`]: the launcher has printed the case's warnings and reads progress lines.
+//!
 //! A participant started by hand has neither: it has no run identity (it pairs with partners
 //! that have none either) and no lifeline, and behaves as it always did.
 
@@ -17,6 +19,16 @@ pub const RUN_ID_ENV: &str = "TIDELINK_RUN_ID";
 
 /// The environment variable holding the lifeline's file descriptor number.
 pub const LIFELINE_ENV: &str = "TIDELINK_LIFELINE_FD";
+
+/// Set to `1` by `tidelink run` for the participants it starts: the launcher has already printed
+/// every warning of the case's check (so the participant does not print them again) and reads
+/// the `@progress` lines (which a participant started by hand does not print).
+pub const LAUNCHED_ENV: &str = "TIDELINK_LAUNCHED";
+
+/// Whether this participant was started by `tidelink run` ([`LAUNCHED_ENV`] is `1`).
+pub fn launched() -> bool {
+    std::env::var(LAUNCHED_ENV).is_ok_and(|v| v.trim() == "1")
+}
 
 /// The exit status of a participant that stopped because its launcher is gone.
 pub const ORPHAN_EXIT: i32 = 1;

@@ -67,6 +67,23 @@ pub enum MeshError {
         /// tobj's message.
         message: String,
     },
+    /// The mesh file has no bytes at all (an export that failed, a file truncated to nothing).
+    #[error("{path}: the file is empty; export the surface again as a .{ext} file with its vertices")]
+    EmptyFile {
+        /// The mesh file.
+        path: PathBuf,
+        /// `obj` or `stl`.
+        ext: &'static str,
+    },
+    /// The file is neither ASCII STL (`solid …`) nor binary STL (84-byte header and count, 50 bytes
+    /// per triangle).
+    #[error("{path}: not an STL file: {why}; export the surface as ASCII or binary STL")]
+    NotStl {
+        /// The file.
+        path: PathBuf,
+        /// What did not fit.
+        why: String,
+    },
     /// stl_io could not parse the STL file (ASCII or binary).
     #[error("{path}: cannot read the STL file: {source}")]
     Stl {
@@ -180,6 +197,11 @@ pub fn parse_text_points(path: &Path, text: &str) -> Result<Vec<[f64; 3]>, MeshE
 
 /// The vertices of every object of a Wavefront `.obj` file, in file order.
 pub fn read_obj_vertices(path: &Path) -> Result<Vec<[f64; 3]>, MeshError> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.len() == 0 => return Err(MeshError::EmptyFile { path: path.to_path_buf(), ext: "obj" }),
+        Ok(_) => {}
+        Err(source) => return Err(MeshError::Io { path: path.to_path_buf(), source }),
+    }
     let options = tobj::LoadOptions { single_index: false, triangulate: false, ..Default::default() };
     let (models, _materials) = tobj::load_obj(path, &options)
         .map_err(|e| MeshError::Obj { path: path.to_path_buf(), message: e.to_string() })?;
@@ -192,9 +214,38 @@ pub fn read_obj_vertices(path: &Path) -> Result<Vec<[f64; 3]>, MeshError> {
 
 /// The distinct vertices of an `.stl` file (ASCII or binary).
 pub fn read_stl_vertices(path: &Path) -> Result<Vec<[f64; 3]>, MeshError> {
-    let mut file = std::fs::File::open(path).map_err(|source| MeshError::Io { path: path.to_path_buf(), source })?;
+    let bytes = std::fs::read(path).map_err(|source| MeshError::Io { path: path.to_path_buf(), source })?;
+    if bytes.is_empty() {
+        return Err(MeshError::EmptyFile { path: path.to_path_buf(), ext: "stl" });
+    }
+    if let Some(why) = not_stl(&bytes) {
+        return Err(MeshError::NotStl { path: path.to_path_buf(), why });
+    }
+    let mut file = std::io::Cursor::new(bytes);
     let mesh = stl_io::read_stl(&mut file).map_err(|source| MeshError::Stl { path: path.to_path_buf(), source })?;
     Ok(mesh.vertices.iter().map(|v| [v[0] as f64, v[1] as f64, v[2] as f64]).collect())
+}
+
+/// Why `bytes` cannot be an STL file, if they cannot: ASCII STL starts with `solid`; binary STL
+/// has an 80-byte header, a triangle count, and 50 bytes per triangle after that.
+fn not_stl(bytes: &[u8]) -> Option<String> {
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(bytes.len());
+    if bytes[start..].starts_with(b"solid") {
+        return None;
+    }
+    if bytes.len() < 84 {
+        return Some(format!("{} bytes, neither ASCII (`solid …`) nor binary (84 bytes at least)", bytes.len()));
+    }
+    let count = u32::from_le_bytes([bytes[80], bytes[81], bytes[82], bytes[83]]) as u64;
+    let expected = 84 + 50 * count;
+    if bytes.len() as u64 != expected {
+        return Some(format!(
+            "it does not start with `solid` (ASCII), and as binary its header counts {count} triangles, which \
+             take {expected} bytes, but the file has {}",
+            bytes.len()
+        ));
+    }
+    None
 }
 
 #[cfg(test)]
@@ -292,5 +343,20 @@ mod tests {
         let p = shared_path("data/rm3/float.stl");
         let pts = read_points_file(&p).unwrap();
         assert!(pts.len() > 3 && pts.len() < 1548, "{}", pts.len());
+    }
+
+    #[test]
+    fn empty_and_garbage_mesh_files_say_so_with_their_path() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["e.stl", "e.obj"] {
+            let e = read_points_file(&write(dir.path(), name, "")).unwrap_err();
+            assert!(matches!(e, MeshError::EmptyFile { .. }), "{e}");
+            assert!(e.to_string().contains(name) && e.to_string().contains("the file is empty"), "{e}");
+        }
+        let e = read_points_file(&write(dir.path(), "g.stl", "this is no mesh\n")).unwrap_err();
+        assert!(e.to_string().contains("g.stl: not an STL file: 16 bytes"), "{e}");
+        let garbage = "x".repeat(200);
+        let e = read_points_file(&write(dir.path(), "h.stl", &garbage)).unwrap_err();
+        assert!(e.to_string().contains("h.stl: not an STL file") && e.to_string().contains("the file has 200"), "{e}");
     }
 }

@@ -226,11 +226,25 @@ pub fn run<P: Participant>(
 ) -> Result<(RunSummary, P::Adapter), ParticipantError> {
     let (built, file) = build::<P>(participant_file, precice_config)?;
     built.warnings.log_warnings();
+    if backend == Backend::Native {
+        refuse_what_the_engine_refuses(precice_config, &file.adapter.participant_name)?;
+    }
     let mut adapter = built.adapter;
     let (name, read_time) = (&file.adapter.participant_name, file.adapter.read_data_time);
     let summary = driver::couple(&mut adapter, name, precice_config, backend, read_time, progress)
         .map_err(ParticipantError::Couple)?;
     Ok((summary, adapter))
+}
+
+/// What the native engine refuses for participant `name` (`native::check`, which `--check`
+/// reports), refused before the coupling opens with the same findings, file and line.
+fn refuse_what_the_engine_refuses(precice_config: &Path, name: &str) -> Result<(), ParticipantError> {
+    let Ok((cfg, _)) = crate::config::load(precice_config) else { return Ok(()) };
+    let found = native::check(&cfg, name);
+    if found.has_errors() {
+        return Err(ParticipantError::Files(found));
+    }
+    Ok(())
 }
 
 /// What `--check` found: every diagnostic with file and line, and the facts.
@@ -264,6 +278,16 @@ pub fn check<P: Participant>(participant_file: &Path, precice_config: &Path, bac
         }
     }
     report
+}
+
+/// What a participant that did not start reports, as `--check` reports it: the findings of its
+/// files or its build, each with file and line; `None` for an error of the coupled run.
+pub fn findings(e: &ParticipantError, participant_file: &Path) -> Option<Diagnostics> {
+    match e {
+        ParticipantError::Files(d) => Some(d.clone()),
+        ParticipantError::Build(b) => Some(error_diagnostics(b.as_ref(), participant_file)),
+        ParticipantError::Couple(_) => None,
+    }
 }
 
 /// The diagnostics inside an error's chain, or one error at `file` with the whole chain.

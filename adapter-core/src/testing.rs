@@ -42,11 +42,29 @@ pub fn temp_case(xml: &str) -> TempCase {
 /// A named job for [`run_in_threads`].
 pub type Job<T> = (&'static str, Box<dyn FnOnce() -> T + Send>);
 
-/// Runs each closure in its own named thread and returns their results in order.
+thread_local! {
+    static LOG_DIR: std::cell::RefCell<Option<PathBuf>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Where native participants built on this thread write their iteration and convergence logs
+/// when a test chose a folder ([`run_in_threads`] does); `None`: the working directory, as in a run.
+pub fn thread_log_directory() -> Option<PathBuf> {
+    LOG_DIR.with(|d| d.borrow().clone())
+}
+
+/// Runs each closure in its own named thread and returns their results in order. Implicit
+/// schemes' logs go to a temporary folder, not to the working directory of the test (the
+/// repository).
 pub fn run_in_threads<T: Send + 'static>(jobs: Vec<Job<T>>) -> Vec<T> {
+    let logs = tempfile::tempdir().expect("a temporary folder for the coupling logs");
     let handles: Vec<JoinHandle<T>> = jobs
         .into_iter()
         .map(|(name, job)| {
+            let dir = logs.path().to_path_buf();
+            let job = move || {
+                LOG_DIR.with(|d| *d.borrow_mut() = Some(dir));
+                job()
+            };
             std::thread::Builder::new().name(name.to_string()).spawn(job).expect("spawn participant thread")
         })
         .collect();

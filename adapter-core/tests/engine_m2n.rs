@@ -426,7 +426,8 @@ fn partner_process_killed_mid_run() {
 }
 
 /// `network="…"` selects the interface whose address is published; an unknown name is a
-/// clear error listing the interfaces (coupling-semantics.md §8.1), raised by the listening side at once.
+/// clear error listing the interfaces (coupling-semantics.md §8.1), raised by the listening side at once:
+/// when it is constructed, at the m2n tag (so that `tidelink check` finds it too), before connecting.
 #[test]
 fn unknown_network_interface_is_named_with_the_available_ones() {
     let case = solver_case("parallel-explicit", 1);
@@ -435,7 +436,11 @@ fn unknown_network_interface_is_named_with_the_available_ones() {
     assert_ne!(bad, xml, "the builder writes an m2n tag");
     std::fs::write(&case.config, bad).unwrap();
     // SolverTwo is the XML connector: it listens, so it looks the interface up.
-    let mut p = open(&case.config, "SolverTwo");
-    let msg = fails(p.initialize(), &["Cannot find network interface \"nosuch0\"", "Available interfaces are", "lo"]);
-    assert!(!msg.is_empty());
+    let msg = fails(
+        tidelink_adapter_core::coupling::native::NativeParticipant::new("SolverTwo", &case.config),
+        &["Cannot find network interface \"nosuch0\"", "Available interfaces are", "lo"],
+    );
+    assert!(msg.contains("precice-config.xml:"), "at the m2n tag: {msg}");
+    // The requester does not use the interface.
+    assert!(tidelink_adapter_core::coupling::native::NativeParticipant::new("SolverOne", &case.config).is_ok());
 }

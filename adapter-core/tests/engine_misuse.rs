@@ -137,30 +137,17 @@ fn misuse_during_a_coupled_run_leaves_the_run_intact() {
 }
 
 /// coupling-semantics.md §2.9 check 8: a read datum no exchange or mapping feeds has no samples.
+/// preCICE says so at the first read, after connecting; the configuration shows it, so the
+/// engine (and `tidelink check`) refuses it before the run, at the `<read-data>`.
 #[test]
-fn reading_unfed_data_reports_no_samples() {
+fn reading_unfed_data_is_refused_before_the_run() {
     let case = Xml::new(2)
         .scheme(Scheme::parallel("A", "B").window(1).windows(1).ex("DataOne", "A", "B"))
         .unfed_read("B", "DataX")
         .case();
-    let (ca, cb) = (cfg(&case), cfg(&case));
-    let (_, msg) = run2(
-        move || {
-            let mut a = open(&ca, "A");
-            a.initialize().unwrap();
-            a.advance(1.0).unwrap();
-            a.finalize().unwrap();
-            String::new()
-        },
-        move || {
-            let mut b = open(&cb, "B");
-            b.initialize().unwrap();
-            let mut v = [0.0];
-            let msg = fails(b.read_data("B-Mesh", "DataX", &[0], 0.0, &mut v), &["contains no samples"]);
-            b.advance(1.0).unwrap();
-            b.finalize().unwrap();
-            msg
-        },
+    let msg = fails(
+        tidelink_adapter_core::coupling::native::NativeParticipant::new("B", &cfg(&case)),
+        &["participant \"B\" reads data \"DataX\" on mesh \"B-Mesh\", but no <exchange> sends \"DataX\" to it"],
     );
-    assert!(msg.contains("\"DataX\""), "{msg}");
+    assert!(msg.contains("precice-config.xml:"), "at its line: {msg}");
 }

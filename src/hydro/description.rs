@@ -109,23 +109,42 @@ impl Frequencies {
     fn check(&self) -> Result<(), String> {
         match (self.min, self.max, self.count, &self.values) {
             (Some(lo), Some(hi), Some(n), None) => {
-                if !(lo.is_finite() && hi.is_finite() && lo > 0.0 && hi >= lo && n >= 1 && (n == 1 || hi > lo)) {
-                    return Err("frequencies need 0 < min < max and count >= 1 (min = max only with count 1)".into());
+                if !(lo.is_finite() && hi.is_finite() && lo > 0.0 && hi > lo) {
+                    return Err("frequencies need 0 < min < max".into());
                 }
-                Ok(())
+                count_in_range(n as usize)
             }
             (None, None, None, Some(v)) => {
-                let ok =
-                    !v.is_empty() && v.iter().all(|w| w.is_finite() && *w > 0.0) && v.windows(2).all(|p| p[1] > p[0]);
-                if ok {
-                    Ok(())
-                } else {
-                    Err("frequencies: `values` must be positive and strictly ascending".into())
+                if !(v.iter().all(|w| w.is_finite() && *w > 0.0) && v.windows(2).all(|p| p[1] > p[0])) {
+                    return Err("frequencies: `values` must be positive and strictly ascending".into());
                 }
+                count_in_range(v.len())
             }
             _ => Err("frequencies: give either `min`, `max` and `count`, or `values`".into()),
         }
     }
+}
+
+/// The most frequencies a description may ask for: each is one BEM solve per body and heading
+/// (BEMIO files have tens to a few hundred; the IRF is interpolated in between).
+pub const MAX_FREQUENCIES: usize = 5000;
+
+/// At least two frequencies (one gives no impulse response: the radiation kernel K would be zero
+/// everywhere) and at most [`MAX_FREQUENCIES`].
+fn count_in_range(n: usize) -> Result<(), String> {
+    if n < 2 {
+        return Err(format!(
+            "frequencies: {n} frequency given; the impulse response needs at least 2 (with one, K(t) is zero \
+             everywhere), and BEMIO files use tens to hundreds"
+        ));
+    }
+    if n > MAX_FREQUENCIES {
+        return Err(format!(
+            "frequencies: {n} frequencies would take {n} BEM solves per body and heading; use at most \
+             {MAX_FREQUENCIES} (a few hundred resolve the coefficients)"
+        ));
+    }
+    Ok(())
 }
 
 /// Length and sampling of an impulse response (BEMIO: 60 s / 157 s, 1001 samples).
@@ -136,6 +155,22 @@ pub struct IrfOptions {
     pub t_end: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steps: Option<u32>,
+}
+
+impl IrfOptions {
+    /// A positive finite `t_end` and 2 to 1 000 000 `steps`.
+    fn check(&self) -> Result<(), String> {
+        if let Some(t) = self.t_end.filter(|t| !(t.is_finite() && *t > 0.0)) {
+            return Err(format!("`t_end` must be a positive number of seconds, found {t}"));
+        }
+        match self.steps {
+            Some(n) if n < 2 => {
+                Err(format!("`steps` must be at least 2 (an impulse response needs samples), found {n}"))
+            }
+            Some(n) if n > 1_000_000 => Err(format!("`steps` must be at most 1000000, found {n}")),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// State-space fit limits (BEMIO: order ≤ 10, R² ≥ 0.95).
@@ -225,6 +260,42 @@ impl Body {
         keys.iter().filter(|(_, p)| *p).map(|(k, _)| *k).collect()
     }
 
+    /// The lowest z of the hull (m), for the kinds whose shape is known here; `None` for a mesh
+    /// file. RM3: its dimension set (the float's draft, the plate's bottom; docs/hydro.md).
+    fn lowest_z(&self) -> Option<f64> {
+        let gdf = self.dims != Some(Rm3Dims::Published);
+        match self.kind {
+            Kind::Sphere => {
+                let (c, r) = (self.center_z.unwrap_or(0.0), self.radius?);
+                Some(c - r)
+            }
+            Kind::Cylinder => Some(-self.draft?),
+            Kind::Rm3Float => Some(if gdf { -3.0 } else { -3.03 }),
+            Kind::Rm3Spar => Some(if gdf { -29.0 } else { -30.0 }),
+            Kind::Mesh => None,
+        }
+    }
+
+    /// A hull that reaches below the sea floor, or lies entirely above the still water.
+    fn check_in_water(&self, depth: Depth) -> Result<(), String> {
+        let Some(low) = self.lowest_z() else { return Ok(()) };
+        if low >= 0.0 {
+            return Err(format!(
+                "the body lies entirely above the water (its lowest point is at z = {low} m, the still water at \
+                 z = 0): it has no wetted surface; lower center_z"
+            ));
+        }
+        if let Depth::Finite(d) = depth {
+            if low <= -d {
+                return Err(format!(
+                    "the body reaches z = {low} m, at or below the sea floor (depth {d} m): make `depth` larger than \
+                     the body's draft"
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Missing or misplaced keys and non-positive sizes, as one message.
     fn check(&self) -> Result<(), String> {
         let (required, optional) = self.kind_keys();
@@ -280,11 +351,23 @@ impl Description {
         if desc.bodies.is_empty() {
             bail!(at(top("bodies"), "bodies: describe at least one body".into()));
         }
+        if desc.headings.len() > 360 {
+            bail!(at(top("headings"), format!("headings: {} directions; use at most 360", desc.headings.len())));
+        }
+        if let Some(n) = desc.sectors.filter(|n| !(3..=720).contains(n)) {
+            bail!(at(top("sectors"), format!("sectors must be 3 to 720 (the mesh's angular divisions), found {n}")));
+        }
+        for (key, irf) in [("irf", &desc.irf), ("excitation_irf", &desc.excitation_irf)] {
+            if let Some(e) = irf.as_ref().and_then(|o| o.check().err()) {
+                bail!(at(top(key), format!("{key}: {e}")));
+            }
+        }
         let base = path.parent().unwrap_or(Path::new("."));
         let mut names = Vec::new();
         for (i, body) in desc.bodies.iter_mut().enumerate() {
             let line = body_line(text, i).unwrap_or_else(|| top("bodies"));
             body.check().map_err(|m| at(line, format!("body `{}`: {m}", body.name)))?;
+            body.check_in_water(desc.depth).map_err(|m| at(line, format!("body `{}`: {m}", body.name)))?;
             if names.contains(&body.name) {
                 bail!(at(line, format!("body name `{}` is used twice", body.name)));
             }

@@ -117,6 +117,43 @@ mod tests {
         assert!(e.starts_with("d.yaml:1:"), "{e}");
     }
 
+    /// What a description must not ask for, each refused at its line before any Python runs:
+    /// `(edit of GOOD, line, fragment)`.
+    #[test]
+    fn impossible_descriptions_are_refused_at_their_line() {
+        let cases: &[(&str, usize, &str)] = &[
+            ("sectors: 0\n", 1, "sectors must be 3 to 720"),
+            ("irf: {steps: 0}\n", 1, "irf: `steps` must be at least 2"),
+            ("excitation_irf: {t_end: -1}\n", 1, "excitation_irf: `t_end` must be a positive number"),
+            ("depth: 3\n", 4, "body `ball`: the body reaches z = -5 m, at or below the sea floor (depth 3 m)"),
+        ];
+        for (head, line, says) in cases {
+            let e = Description::parse(&format!("{head}{GOOD}"), Path::new("d.yaml")).unwrap_err().to_string();
+            assert!(e.starts_with(&format!("d.yaml:{line}: error: ")) && e.contains(says), "{head:?}: {e}");
+        }
+        let above = GOOD.replace("    cg: [0, 0, 0]\n", "    center_z: 6\n    cg: [0, 0, 6]\n");
+        let e = Description::parse(&above, Path::new("d.yaml")).unwrap_err().to_string();
+        assert!(e.starts_with("d.yaml:3: error: ") && e.contains("entirely above the water"), "{e}");
+        for (count, says) in [("1", "the impulse response needs at least 2"), ("1000000000", "use at most 5000")] {
+            let text = GOOD.replace("count: 5", &format!("count: {count}"));
+            let e = Description::parse(&text, Path::new("d.yaml")).unwrap_err().to_string();
+            assert!(e.starts_with("d.yaml:1: error: frequencies: ") && e.contains(says), "{e}");
+        }
+        let one = GOOD.replace("{min: 0.1, max: 2.0, count: 5}", "{values: [0.5]}");
+        let e = Description::parse(&one, Path::new("d.yaml")).unwrap_err().to_string();
+        assert!(e.contains("1 frequency given"), "{e}");
+        // The RM3 spar's plate is 29 m down: a 25 m sea is too shallow, 70 m is fine.
+        let rm3 = concat!(
+            "frequencies: {min: 0.1, max: 2.0, count: 5}\n",
+            "bodies:\n",
+            "  - {name: float, kind: rm3_float, cg: [0, 0, -0.72]}\n",
+            "  - {name: spar, kind: rm3_spar, cg: [0, 0, -21.29]}\n",
+        );
+        let e = Description::parse(&format!("depth: 25\n{rm3}"), Path::new("d.yaml")).unwrap_err().to_string();
+        assert!(e.starts_with("d.yaml:5: error: body `spar`: the body reaches z = -29 m"), "{e}");
+        assert!(Description::parse(&format!("depth: 70\n{rm3}"), Path::new("d.yaml")).is_ok());
+    }
+
     #[test]
     fn rm3_needs_both_bodies() {
         let text = concat!(

@@ -227,7 +227,7 @@ impl<'e> Attrs<'e> {
             Some(s) => match parse_int(s) {
                 Some(v) => Val::Ok(v),
                 None => {
-                    self.bad_value(ctx, name, s, "value must be a whole number");
+                    self.bad_value(ctx, name, s, &why_not_int(s));
                     Val::Bad
                 }
             },
@@ -271,6 +271,22 @@ impl<'e> Attrs<'e> {
     }
 }
 
+/// Why `s` is not an integer attribute value: too large, written with an exponent, or no
+/// whole number at all.
+fn why_not_int(s: &str) -> String {
+    let digits = s.trim().trim_start_matches(['+', '-']);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return format!("value is too large (the largest whole number accepted is {})", i64::MAX);
+    }
+    match super::values::parse_double(s) {
+        Some(v) if v.fract() == 0.0 && v.abs() >= i64::MAX as f64 => {
+            format!("value is too large (the largest whole number accepted is {})", i64::MAX)
+        }
+        Some(v) if v.fract() == 0.0 => format!("value must be a whole number written in digits, e.g. {v:.0}"),
+        _ => "value must be a whole number".to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,5 +297,14 @@ mod tests {
         assert!(m.contains("The configuration contains an unknown tag <meshh>. Did you mean <mesh>?"), "{m}");
         let m = unknown_tag_message("zzzzzz", "x", &["mesh", "participant"]);
         assert!(m.contains("Expected tags are <mesh>, <participant>."), "{m}");
+    }
+
+    #[test]
+    fn an_integer_that_does_not_fit_says_it_is_too_large() {
+        assert!(why_not_int("99999999999999999999").contains("too large"));
+        assert!(why_not_int("1e20").contains("too large"));
+        assert_eq!(why_not_int("1e3"), "value must be a whole number written in digits, e.g. 1000");
+        assert_eq!(why_not_int("2.5"), "value must be a whole number");
+        assert_eq!(why_not_int("abc"), "value must be a whole number");
     }
 }

@@ -29,7 +29,44 @@ pub(crate) fn check(cfg: &PreciceConfig, out: &mut Diagnostics) {
         }
     }
     received_once(cfg, out);
+    read_data_reached(cfg, out);
     validate_implicit::one_implicit_scheme(cfg, out);
+}
+
+/// Every `<read-data>` must get values: an `<exchange>` of that datum to the participant, on the
+/// mesh it reads or on a mesh its read mapping maps from. Otherwise preCICE stops at the first
+/// read ("contains no samples"), after the participants have connected; found here instead.
+/// Only on a file without other errors: a broken exchange would otherwise be reported twice.
+fn read_data_reached(cfg: &PreciceConfig, out: &mut Diagnostics) {
+    if cfg.schemes.is_empty() || out.has_errors() {
+        return;
+    }
+    for p in &cfg.participants {
+        for r in &p.read_data {
+            let sources: Vec<&str> = std::iter::once(r.mesh.as_str())
+                .chain(
+                    p.mappings
+                        .iter()
+                        .filter(|m| m.direction == MappingDirection::Read && (m.to == r.mesh || m.to.is_empty()))
+                        .map(|m| m.from.as_str()),
+                )
+                .collect();
+            let reached = cfg.schemes.iter().flat_map(|s| &s.exchanges).any(|x| {
+                x.to == p.name && x.data == r.name && (sources.contains(&x.mesh.as_str()) || sources.contains(&""))
+            });
+            if !reached {
+                out.error(
+                    r.loc.clone(),
+                    format!(
+                        "participant \"{}\" reads data \"{}\" on mesh \"{}\", but no <exchange> sends \"{}\" to it (on \"{}\" \
+                         or on a mesh mapped to it), so every read would fail with no values: add <exchange data=\"{}\" \
+                         mesh=\"...\" from=\"...\" to=\"{}\"/> to a coupling scheme, or remove this <read-data>.",
+                        p.name, r.name, r.mesh, r.name, r.mesh, r.name, p.name
+                    ),
+                );
+            }
+        }
+    }
 }
 
 fn participants(cfg: &PreciceConfig, s: &CouplingSchemeDecl, tag: &str, out: &mut Diagnostics) {

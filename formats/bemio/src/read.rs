@@ -18,6 +18,9 @@ pub fn read(path: &Path) -> Result<HydroData, BemioError> {
     let open_err = |reason: String| BemioError::Open { file: path.to_path_buf(), reason };
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_file() => {}
+        Ok(meta) if meta.is_dir() => {
+            return Err(open_err("it is a directory, not a file; name the .h5 file itself".into()))
+        }
         Ok(_) => return Err(open_err("not a regular file".into())),
         Err(e) => return Err(open_err(e.to_string())),
     }
@@ -40,6 +43,7 @@ pub fn read(path: &Path) -> Result<HydroData, BemioError> {
         return Err(BemioError::Missing { file: path.to_path_buf(), path: "/body1".into() });
     }
     let dims = Dims { nb, nf: omega.len(), nh: headings_deg.len() };
+    missing_bodies(&h5, &dims)?;
     let bodies = (1..=nb).map(|n| read_body(&h5, n, &dims, rho, g, &omega)).collect::<Result<Vec<_>, _>>()?;
 
     Ok(HydroData { source: path.to_path_buf(), code, rho, g, depth, omega, headings_deg, bodies })
@@ -65,6 +69,29 @@ impl Dims {
     pub(crate) fn excitation_note(&self) -> String {
         format!("(6 rows × {} headings × {} frequencies)", self.nh, self.nf)
     }
+}
+
+/// The body-to-body matrices of `/body1` have a column block per body of the file: more blocks
+/// than `/body{i}` groups means groups are missing (deleted, or a file cut down by hand), which
+/// is said as such rather than as a shape mismatch.
+fn missing_bodies(h5: &H5, dims: &Dims) -> Result<(), BemioError> {
+    let path = "/body1/hydro_coeffs/added_mass/inf_freq";
+    let Ok(shape) = h5.shape(path) else { return Ok(()) };
+    let [6, cols] = shape[..] else { return Ok(()) };
+    if cols % 6 != 0 || cols <= dims.cols() {
+        return Ok(());
+    }
+    let blocks = cols / 6;
+    let first_missing = dims.nb + 1;
+    Err(BemioError::Invalid {
+        file: h5.name.to_path_buf(),
+        path: format!("/body{first_missing}"),
+        reason: format!(
+            "missing: the coefficients of /body1 couple {blocks} bodies ({path} has {cols} columns), but the file \
+             has only /body1…/body{} (a body group was deleted?); use the complete file from the BEM solver",
+            dims.nb
+        ),
+    })
 }
 
 fn count_bodies(file: &hdf5::File) -> usize {

@@ -109,6 +109,8 @@ pub struct TdpfModel {
     pub name: String,
     /// The hydrodynamic file, resolved (exists when `load` returns).
     pub h5_file: PathBuf,
+    /// Where `h5_file` is set: the place of every error of the hydrodynamic file.
+    pub h5_file_loc: Location,
     /// The incident wave (`waves:`); still water when absent.
     pub waves: WaveSpec,
     /// The radiation memory model (`radiation:`); convolution over the IRF span by default.
@@ -127,7 +129,16 @@ pub fn load(path: &Path) -> Result<TdpfModel, Diagnostics> {
     let m = file.model;
     let mut d = Diagnostics::default();
     let h5_file = resolve(path, &m);
-    if !h5_file.is_file() {
+    if h5_file.is_dir() {
+        d.error(
+            lines.loc("model.h5_file"),
+            format!(
+                "h5_file `{}` is a directory ({}), not an HDF5 file; name the .h5 file itself",
+                m.h5_file,
+                h5_file.display()
+            ),
+        );
+    } else if !h5_file.is_file() {
         d.error(
             lines.loc("model.h5_file"),
             format!("h5_file `{}` not found (looked for {})", m.h5_file, h5_file.display()),
@@ -142,6 +153,7 @@ pub fn load(path: &Path) -> Result<TdpfModel, Diagnostics> {
     Ok(TdpfModel {
         name: m.name.unwrap_or_default(),
         h5_file,
+        h5_file_loc: lines.loc("model.h5_file"),
         waves: waves.unwrap_or_default(),
         radiation: radiation.unwrap_or_default(),
         body_to_body: m.body_to_body.unwrap_or(true),

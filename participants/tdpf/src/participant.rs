@@ -54,7 +54,12 @@ fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<Td
         bail!("{}: the TDPF participant needs a `model` file (with `model: {{h5_file, waves}}`)", file.path.display());
     };
     let model = model_yaml::load(&file.dir().join(model_name))?;
-    let data = bemio::read(&model.h5_file)?;
+    // The file's own errors (truncated, a dataset missing or mis-shaped) at the key naming it.
+    let data = bemio::read(&model.h5_file).map_err(|e| {
+        let mut d = tidelink_adapter_core::diagnostics::Diagnostics::default();
+        d.error(model.h5_file_loc.clone(), e.to_string());
+        d
+    })?;
     let specs = &file.adapter.bodies;
     if specs.is_empty() {
         bail!(

@@ -64,7 +64,13 @@ impl NativeParticipant {
         }
         let (cfg, warnings) = config::load(config_path).map_err(|d| CouplingError::new(d.to_string()))?;
         warnings.log_warnings();
-        Self::from_config(name, cfg)
+        #[allow(unused_mut)]
+        let mut p = Self::from_config(name, cfg)?;
+        #[cfg(feature = "testing")]
+        if let Some(dir) = crate::testing::thread_log_directory() {
+            p.log_dir = dir;
+        }
+        Ok(p)
     }
 
     /// Prepares participant `name` from an already loaded configuration; refuses, with every

@@ -72,6 +72,13 @@ pub(crate) fn findings(cfg: &PreciceConfig, name: &str) -> Diagnostics {
     for m in cfg.m2ns.iter().filter(|m| m.acceptor == name || m.connector == name) {
         if let Some(msg) = m2n_transport_message(m) {
             d.error(m.loc.clone(), msg);
+        } else if m.connector == name {
+            // The side that listens needs the interface's address (before any connection).
+            if let Err(e) = super::m2n::interface_ip(&m.network) {
+                let hint =
+                    "set network= of <m2n:sockets> to one of them, or leave it out (\"lo\") for a run on one machine.";
+                d.error(m.loc.clone(), format!("{} ({hint})", e.message));
+            }
         }
     }
     let not_written = "the native engine does not write it yet; run with the precice backend to get it";

@@ -96,14 +96,19 @@ struct Endpoint {
     port: u16,
 }
 
-fn interface_ip(network: &str) -> Result<IpAddr> {
+/// The IPv4 address of network interface `network` (`lo` is the loopback address), or the
+/// error naming the interfaces this machine has.
+pub(crate) fn interface_ip(network: &str) -> Result<IpAddr> {
     if network == "lo" || network == "lo0" {
         return Ok(IpAddr::V4(Ipv4Addr::LOCALHOST));
     }
     let ifs =
         if_addrs::get_if_addrs().map_err(|e| CouplingError::new(format!("cannot list network interfaces: {e}")))?;
     ifs.iter().find(|i| i.name == network && i.ip().is_ipv4()).map(|i| i.ip()).ok_or_else(|| {
-        let names: Vec<String> = ifs.iter().map(|i| i.name.clone()).collect();
+        let mut names: Vec<String> = ifs.iter().map(|i| i.name.clone()).collect();
+        names.dedup();
+        names.sort();
+        names.dedup();
         CouplingError::new(format!(
             "Cannot find network interface \"{network}\". Available interfaces are: {}",
             names.join(", ")

@@ -1,0 +1,332 @@
+//! `tidelink check` and a participant's start agree: for each broken input below, `check`
+//! exits non-zero, and the participant started by hand (as `tidelink run` starts it, from the
+//! case folder) refuses before it connects, with the same message at the same file and line.
+//! Whatever the start refuses, `check` has refused first.
+
+mod support;
+
+use std::path::Path;
+use std::process::Command;
+use support::case::{rm3_case_with, rm3_with, sphere_drop_with, text, tidelink, Case};
+
+/// One broken input: the case, the participant started by hand, and what both must say.
+struct Row {
+    /// What is broken (named in failures).
+    what: &'static str,
+    /// The broken case.
+    case: Case,
+    /// The participant started by hand: `Fluid` or `Solid`.
+    participant: &'static str,
+    /// The file of the error, relative to the case folder, and its line.
+    at: (&'static str, usize),
+    /// A fragment of the message.
+    says: &'static str,
+}
+
+/// The program and participant file of `participant` in the shipped case `case` (its manifest).
+fn program_of(case: &Case, participant: &str) -> (String, String) {
+    let manifest = std::fs::read_to_string(case.file("tidelink.yaml")).expect("the manifest");
+    let entry = manifest.split("- name: ").find(|e| e.starts_with(participant)).expect("the participant's entry");
+    let value = |key: &str| {
+        let line = entry.lines().find(|l| l.trim_start().starts_with(key)).expect("the key");
+        line.trim_start()[key.len()..].trim().to_string()
+    };
+    (value("command:"), value("spec:"))
+}
+
+/// The error lines (`file:line: error: …`) of `out`, with the case folder taken off the paths.
+fn errors(out: &str, case: &Path) -> Vec<String> {
+    let prefix = format!("{}/", case.display());
+    out.lines().filter(|l| l.contains(": error: ")).map(|l| l.replace(&prefix, "")).collect()
+}
+
+/// Runs `check` and the participant of `row` and returns what disagrees (empty when they agree).
+fn disagreement(row: &Row, bin_dir: &Path) -> Option<String> {
+    let case = row.case.path();
+    let check = tidelink(&["check"], case);
+    let check_text = text(&check);
+    let (program, spec) = program_of(&row.case, row.participant);
+    // A participant that does not refuse would wait for its partner: after a second it fails
+    // instead (a handshake timeout, which this test then reports as a disagreement).
+    let run = Command::new(bin_dir.join(&program))
+        .args([spec.as_str(), "--precice-config", "precice-config.xml"])
+        .current_dir(case)
+        .env("TIDELINK_HANDSHAKE_TIMEOUT", "1")
+        .output()
+        .expect("start the participant");
+    let run_text = text(&run);
+    let expected = format!("{}:{}: error: ", row.at.0, row.at.1);
+    let (check_errors, run_errors) = (errors(&check_text, case), errors(&run_text, case));
+    let found = |lines: &[String]| lines.iter().find(|l| l.starts_with(&expected) && l.contains(row.says)).cloned();
+    let why = if check.status.success() {
+        "check passed".to_string()
+    } else if run.status.success() {
+        "the participant ran".to_string()
+    } else if found(&check_errors).is_none() {
+        format!("check does not say `{expected}…{}…`", row.says)
+    } else if found(&run_errors).is_none() {
+        format!("the participant does not say `{expected}…{}…`", row.says)
+    } else if let Some(extra) = run_errors.iter().find(|l| !check_errors.contains(l)) {
+        format!("the participant says what check does not: {extra}")
+    } else {
+        return None;
+    };
+    Some(format!("{}: {why}\n--- check:\n{check_text}--- {program} {spec}:\n{run_text}", row.what))
+}
+
+/// Runs every row, then fails naming every one that disagrees.
+fn assert_rows_agree(rows: Vec<Row>) {
+    let bin_dir = support::participant_programs(&[
+        ("tidelink-mbs", "tidelink-mbs"),
+        ("tidelink-buoyancy", "tidelink-buoyancy"),
+        ("tidelink-tdpf", "tidelink-tdpf"),
+    ]);
+    let n = rows.len();
+    let failures: Vec<String> = rows.iter().filter_map(|r| disagreement(r, &bin_dir)).collect();
+    assert!(failures.is_empty(), "{} of {n} inputs disagree:\n\n{}", failures.len(), failures.join("\n\n"));
+}
+
+const XML: &str = "precice-config.xml";
+const SOCKETS: &str = r#"<m2n:sockets acceptor="Fluid" connector="Solid" exchange-directory="." />"#;
+const READ_MAPPING: &str =
+    r#"<mapping:nearest-neighbor direction="read" from="SolidMesh" to="FluidMesh" constraint="consistent" />"#;
+
+/// A sphere_drop row: `edits` are `(file, from, to)`.
+fn sd(
+    what: &'static str,
+    who: &'static str,
+    edits: &[(&str, &str, &str)],
+    at: (&'static str, usize),
+    says: &'static str,
+) -> Row {
+    Row { what, case: sphere_drop_with(edits), participant: who, at, says }
+}
+
+/// The sphere_drop Solid's ball coupled through the points of `ball.stl`, written with `bytes`.
+fn ball_points(what: &'static str, bytes: &[u8], says: &'static str) -> Row {
+    let case = sphere_drop_with(&[
+        ("solid/participant.yaml", "    - name: ball\n", "    - name: ball\n      points: ball.stl\n"),
+        ("solid/participant.yaml", "mesh_type: RIGID_BODY_REFS", "mesh_type: RIGID_BODY_POINTS"),
+    ]);
+    std::fs::write(case.file("solid/ball.stl"), bytes).expect("write the STL");
+    Row { what, case, participant: "Solid", at: ("solid/participant.yaml", 24), says }
+}
+
+#[test]
+fn check_and_start_agree_on_broken_model_solver_mesh_and_xml_files() {
+    let rows = vec![
+        sd("negative mass", "Solid", &[("solid/model.yaml", "mass: 3.62", "mass: -3.62")], ("solid/model.yaml", 10), "the mass must be positive and finite, got -3.62"),
+        sd("NaN mass", "Solid", &[("solid/model.yaml", "mass: 3.62", "mass: .nan")], ("solid/model.yaml", 10), "got NaN"),
+        sd(
+            "zero inertia",
+            "Solid",
+            &[("solid/model.yaml", "moments: [0.0208512, 0.0208512, 0.0208512]", "moments: [0, 0.0208512, 0.0208512]")],
+            ("solid/model.yaml", 11),
+            "the inertia tensor is not positive definite",
+        ),
+        sd("negative time step", "Solid", &[("solid/solver.yaml", "time_step: 1e-3", "time_step: -1e-3")], ("solid/solver.yaml", 5), "`time_step` must be positive, got -0.001"),
+        sd("integrator RK4", "Solid", &[("solid/solver.yaml", "type: Euler_implicit_linearized", "type: RK4")], ("solid/solver.yaml", 3), "integrator type `RK4` is not implemented"),
+        sd(
+            "unknown model key",
+            "Solid",
+            &[("solid/model.yaml", "      mass: 3.62\n", "      mass: 3.62\n      colour: red\n")],
+            ("solid/model.yaml", 11),
+            "unknown key `colour` in model.bodies[0]",
+        ),
+        sd(
+            "manifest commands swapped",
+            "Fluid",
+            &[
+                ("tidelink.yaml", "command: tidelink-buoyancy", "command: tidelink-swap"),
+                ("tidelink.yaml", "command: tidelink-mbs", "command: tidelink-buoyancy"),
+                ("tidelink.yaml", "command: tidelink-swap", "command: tidelink-mbs"),
+            ],
+            ("fluid/participant.yaml", 2),
+            "this is a `type: BUOYANCY` participant file, but `tidelink-mbs` reads `type: MBS` files",
+        ),
+        sd("negative buoyancy radius", "Fluid", &[("fluid/buoyancy_model.yaml", "radius: 0.12", "radius: -0.12")], ("fluid/buoyancy_model.yaml", 2), "radius"),
+        ball_points("empty STL", b"", "solid/ball.stl: the file is empty"),
+        ball_points("garbage STL", b"this is no mesh\n", "solid/ball.stl: not an STL file"),
+        sd(
+            "m2n:mpi",
+            "Fluid",
+            &[(XML, SOCKETS, &SOCKETS.replace("m2n:sockets", "m2n:mpi"))],
+            (XML, 47),
+            "m2n:mpi can only be used if preCICE was compiled with MPI support",
+        ),
+        sd(
+            "RBF mapping",
+            "Fluid",
+            &[(XML, READ_MAPPING, r#"<mapping:rbf direction="read" from="SolidMesh" to="FluidMesh" constraint="consistent"><basis-function:thin-plate-splines /></mapping:rbf>"#)],
+            (XML, 38),
+            "mapping:rbf is not supported by the native engine yet",
+        ),
+        sd(
+            "nearest-projection mapping",
+            "Fluid",
+            &[(XML, READ_MAPPING, &READ_MAPPING.replace("nearest-neighbor", "nearest-projection"))],
+            (XML, 38),
+            "mapping:nearest-projection is not supported by the native engine yet",
+        ),
+        sd(
+            "unknown network",
+            "Solid",
+            &[(XML, SOCKETS, &SOCKETS.replace(" />", r#" network="no-such-if0" />"#))],
+            (XML, 47),
+            "Cannot find network interface \"no-such-if0\"",
+        ),
+        sd(
+            "exchange against the write direction",
+            "Solid",
+            &[(XML, r#"<exchange data="forces" mesh="SolidMesh" from="Fluid" to="Solid" />"#, r#"<exchange data="forces" mesh="SolidMesh" from="Solid" to="Fluid" />"#)],
+            // The Solid's <read-data name="forces">, which nothing reaches now.
+            (XML, 31),
+            "participant \"Solid\" reads data \"forces\" on mesh \"SolidMesh\", but no <exchange> sends",
+        ),
+        sd(
+            "read data never exchanged",
+            "Fluid",
+            &[(XML, "    <exchange data=\"velocities\" mesh=\"SolidMesh\" from=\"Solid\" to=\"Fluid\" initialize=\"yes\" />\n", "")],
+            (XML, 41),
+            "participant \"Fluid\" reads data \"velocities\" on mesh \"FluidMesh\", but no <exchange> sends",
+        ),
+        sd(
+            "1e20 windows",
+            "Fluid",
+            &[(XML, r#"<max-time-windows value="1000" />"#, r#"<max-time-windows value="1e20" />"#)],
+            (XML, 52),
+            "value is too large",
+        ),
+        sd(
+            "99999999999999999999 windows",
+            "Solid",
+            &[(XML, r#"<max-time-windows value="1000" />"#, r#"<max-time-windows value="99999999999999999999" />"#)],
+            (XML, 52),
+            "value is too large (the largest whole number accepted is 9223372036854775807)",
+        ),
+    ];
+    assert_rows_agree(rows);
+}
+
+/// An rm3 row: `edits` are `(file, from, to)`.
+fn rm3(
+    what: &'static str,
+    who: &'static str,
+    edits: &[(&str, &str, &str)],
+    at: (&'static str, usize),
+    says: &'static str,
+) -> Row {
+    Row { what, case: rm3_with(edits), participant: who, at, says }
+}
+
+/// The rm3 case whose Fluid (TDPF model) and Solid (added mass) read `rm3.h5` from the case
+/// folder, a copy of the reference file passed through `break_it` (which gets its path); the
+/// Fluid is started.
+fn rm3_broken_h5(what: &'static str, break_it: impl Fn(&Path), says: &'static str) -> Row {
+    let case = rm3_case_with(|_, text| text);
+    for file in ["fluid/tdpf_model.yaml", "solid/participant.yaml"] {
+        let path = case.file(file);
+        let text = std::fs::read_to_string(&path).expect("a file with a data root");
+        let root = text.lines().find(|l| l.trim_start().starts_with("root: ")).expect("a data root").to_string();
+        let indent = &root[..root.len() - root.trim_start().len()];
+        std::fs::write(&path, text.replace(&root, &format!("{indent}root: {}", case.path().display()))).expect("write");
+    }
+    let h5 = case.file("rm3.h5");
+    std::fs::copy(tidelink_adapter_core::testing::shared_path("data/rm3/rm3.h5"), &h5).expect("copy rm3.h5");
+    break_it(&h5);
+    Row { what, case, participant: "Fluid", at: ("fluid/tdpf_model.yaml", 9), says }
+}
+
+/// [`rm3_broken_h5`] with the Solid started: its added mass reads the file.
+fn rm3_broken_h5_solid(what: &'static str, break_it: impl Fn(&Path), says: &'static str) -> Row {
+    Row { participant: "Solid", at: ("solid/participant.yaml", 30), ..rm3_broken_h5(what, break_it, says) }
+}
+
+/// Opens the copy for writing.
+fn h5_rw(p: &Path) -> hdf5_metno::File {
+    hdf5_metno::File::open_rw(p).expect("open the copy")
+}
+
+#[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
+fn check_and_start_agree_on_broken_hydrodynamic_cases() {
+    let cg = "/body1/properties/cg";
+    let rows = vec![
+        rm3(
+            "joint naming a missing body",
+            "Solid",
+            &[("solid/model.yaml", "      body1: spar\n", "      body1: sparr\n")],
+            ("solid/model.yaml", 31),
+            "joint `float_spar`: no body named `sparr`",
+        ),
+        rm3(
+            "manifest commands swapped",
+            "Solid",
+            &[
+                ("tidelink.yaml", "command: tidelink-tdpf", "command: tidelink-swap"),
+                ("tidelink.yaml", "command: tidelink-mbs", "command: tidelink-tdpf"),
+                ("tidelink.yaml", "command: tidelink-swap", "command: tidelink-mbs"),
+            ],
+            ("solid/participant.yaml", 2),
+            "this is a `type: MBS` participant file, but `tidelink-tdpf` reads `type: TDPF` files",
+        ),
+        rm3(
+            "wave period 0",
+            "Fluid",
+            &[("fluid/tdpf_model.yaml", "period: 8", "period: 0")],
+            ("fluid/tdpf_model.yaml", 19),
+            "wave period must be finite and positive, got 0",
+        ),
+        rm3(
+            "missing h5 file",
+            "Fluid",
+            &[("fluid/tdpf_model.yaml", "h5_file: rm3.h5", "h5_file: rm4.h5")],
+            ("fluid/tdpf_model.yaml", 9),
+            "h5_file `rm4.h5` not found",
+        ),
+        rm3_broken_h5(
+            "a directory named like the h5 file",
+            |p| {
+                std::fs::remove_file(p).expect("remove");
+                std::fs::create_dir(p).expect("a folder");
+            },
+            "is a directory",
+        ),
+        rm3_broken_h5(
+            "truncated h5 file",
+            |p| {
+                let bytes = std::fs::read(p).expect("read");
+                std::fs::write(p, &bytes[..bytes.len() / 2]).expect("truncate");
+            },
+            "cannot open as an HDF5 file",
+        ),
+        rm3_broken_h5(
+            "h5 file without a dataset",
+            |p| h5_rw(p).unlink(cg).expect("unlink"),
+            "missing dataset /body1/properties/cg",
+        ),
+        rm3_broken_h5(
+            "h5 dataset of the wrong shape",
+            |p| {
+                let f = h5_rw(p);
+                f.unlink(cg).expect("unlink");
+                f.new_dataset_builder().with_data(&[1.0f64, 2.0]).create(cg).expect("a 2-vector");
+            },
+            "/body1/properties/cg",
+        ),
+        rm3_broken_h5_solid(
+            "truncated h5 file of the added mass",
+            |p| {
+                let bytes = std::fs::read(p).expect("read");
+                std::fs::write(p, &bytes[..bytes.len() / 2]).expect("truncate");
+            },
+            "added_mass.h5_filename `rm3.h5`: ",
+        ),
+        rm3_broken_h5(
+            "h5 file without /body2",
+            |p| h5_rw(p).unlink("/body2").expect("unlink"),
+            "/body2: missing: the coefficients of /body1 couple 2 bodies",
+        ),
+    ];
+    assert_rows_agree(rows);
+}

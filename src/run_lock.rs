@@ -12,6 +12,7 @@ use std::io::{Read, Seek, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
+use tidelink_adapter_core::records::utc;
 
 /// The lock file's name in each locked folder.
 pub const LOCK_FILE: &str = ".tidelink-run.lock";
@@ -127,32 +128,9 @@ fn holder(path: &Path) -> String {
     parts.join(", ")
 }
 
-/// `secs` since the Unix epoch as `YYYY-MM-DD hh:mm:ss UTC`.
-fn utc(secs: u64) -> String {
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    // Days since 1970-01-01 to a civil date (proleptic Gregorian calendar, eras of 400 years).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC", rem / 3600, rem % 3600 / 60, rem % 60)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dates_in_utc() {
-        assert_eq!(utc(0), "1970-01-01 00:00:00 UTC");
-        assert_eq!(utc(951_782_400), "2000-02-29 00:00:00 UTC");
-        assert_eq!(utc(1_767_225_599), "2025-12-31 23:59:59 UTC");
-    }
 
     #[test]
     fn a_second_claim_fails_naming_the_first_and_succeeds_once_it_is_gone() {

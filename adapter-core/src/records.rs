@@ -64,7 +64,7 @@ pub fn utc_now() -> String {
 }
 
 /// `secs` after 1970-01-01T00:00:00Z as ISO 8601 (the proleptic Gregorian calendar).
-fn utc(secs: u64) -> String {
+pub fn utc(secs: u64) -> String {
     let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
     // Days to civil date (H. Hinnant's algorithm, eras of 400 years from 0000-03-01).
     let z = days + 719_468;

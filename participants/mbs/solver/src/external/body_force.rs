@@ -187,35 +187,11 @@ mod tests {
     use super::*;
     use crate::dynamics::body::RigidBodyBuilder;
     use crate::dynamics::joint::JointSet;
-    use crate::external::law::{ExternalLaw, ExternalLawError};
+    use crate::external::law::FnLaw;
     use crate::solver::hht::Hht;
     use crate::system::MultibodySystem;
     use crate::ForceElementSet;
     use nalgebra::{Isometry3, UnitQuaternion};
-
-    /// Per body a linear spring to the origin on z (`F_z = −k z`) and a torque `−kr · roll`
-    /// about x; counts its calls and keeps the inputs.
-    #[derive(Debug)]
-    struct Springs {
-        k: f64,
-        kr: f64,
-        inputs: Vec<Vec<f64>>,
-    }
-    impl ExternalLaw for Springs {
-        fn evaluate(&mut self, _t: f64, _dt: f64, x: &[f64]) -> Result<Vec<f64>, ExternalLawError> {
-            self.inputs.push(x.to_vec());
-            Ok(x.chunks(12).flat_map(|b| [0.0, 0.0, -self.k * b[2], -self.kr * b[3], 0.0, 0.0]).collect())
-        }
-        fn reset(&mut self) -> Result<(), ExternalLawError> {
-            Ok(())
-        }
-        fn commit(&mut self) -> Result<(), ExternalLawError> {
-            Ok(())
-        }
-        fn rollback(&mut self) -> Result<(), ExternalLawError> {
-            Ok(())
-        }
-    }
 
     /// Two free bodies without gravity: one displaced 0.1 m in z, one rolled 0.05 rad. Each
     /// oscillates with the period of its spring, z = 0.1 cos(√(k/m) t) and roll =
@@ -236,8 +212,14 @@ mod tests {
         );
         let b =
             bodies.insert(RigidBodyBuilder::dynamic(m, Vector3::repeat(ixx)).reference_pose(rolled).build().unwrap());
-        let law = Arc::new(Mutex::new(Springs { k, kr, inputs: Vec::new() }));
-        let shared: SharedLaw = law.clone();
+        // Per body a linear spring to the origin on z (`F_z = −k z`) and a torque `−kr · roll`
+        // about x; it keeps the inputs it got.
+        let inputs = Arc::new(Mutex::new(Vec::<Vec<f64>>::new()));
+        let seen = inputs.clone();
+        let shared: SharedLaw = Arc::new(Mutex::new(FnLaw(move |_: f64, _: f64, x: &[f64]| {
+            seen.lock().unwrap().push(x.to_vec());
+            Ok(x.chunks(12).flat_map(|b| [0.0, 0.0, -k * b[2], -kr * b[3], 0.0, 0.0]).collect())
+        })));
         let mut forces = ForceElementSet::new();
         for e in ExternalBodyForce::group("springs", shared, &[("a".into(), a), ("b".into(), b)]) {
             forces.insert(Box::new(e));
@@ -247,7 +229,7 @@ mod tests {
         let (dt, steps) = (1e-4, 10_000);
         for n in 0..steps {
             sys.step_at(&mut hht, n as f64 * dt, dt).unwrap();
-            assert_eq!(law.lock().unwrap().inputs.len(), n + 1, "one call per step for both bodies");
+            assert_eq!(inputs.lock().unwrap().len(), n + 1, "one call per step for both bodies");
         }
         let t = steps as f64 * dt;
         let z = sys.bodies.get(a).unwrap().com_position().z;
@@ -259,7 +241,7 @@ mod tests {
         // error), 0.06 % in roll (3e-5 rad; measured the same). Bounds: about 3 times those.
         assert!((z - 0.1 * (wz * t).cos()).abs() < 1e-3, "z {z} vs {}", 0.1 * (wz * t).cos());
         assert!((roll - 0.05 * (wr * t).cos()).abs() < 1e-4, "roll {roll} vs {}", 0.05 * (wr * t).cos());
-        let inputs = &law.lock().unwrap().inputs[0];
+        let inputs = &inputs.lock().unwrap()[0];
         assert_eq!(inputs.len(), 24);
         assert_eq!(&inputs[0..3], &[0.0, 0.0, 0.1]);
         assert!((inputs[12] - 3.0).abs() < 1e-15 && (inputs[15] - 0.05).abs() < 1e-12, "{inputs:?}");
@@ -271,25 +253,13 @@ mod tests {
 
     #[test]
     fn a_wrong_output_count_names_the_model() {
-        #[derive(Debug)]
-        struct Short;
-        impl ExternalLaw for Short {
-            fn evaluate(&mut self, _: f64, _: f64, _: &[f64]) -> Result<Vec<f64>, ExternalLawError> {
-                Ok(vec![0.0; 5])
-            }
-            fn reset(&mut self) -> Result<(), ExternalLawError> {
-                Ok(())
-            }
-            fn commit(&mut self) -> Result<(), ExternalLawError> {
-                Ok(())
-            }
-            fn rollback(&mut self) -> Result<(), ExternalLawError> {
-                Ok(())
-            }
-        }
         let mut bodies = crate::BodySet::new(Vector3::zeros());
         let a = bodies.insert(RigidBodyBuilder::dynamic(1.0, Vector3::repeat(1.0)).build().unwrap());
-        let mut g = ExternalBodyForce::group("m", Arc::new(Mutex::new(Short)), &[("hull".into(), a)]);
+        let mut g = ExternalBodyForce::group(
+            "m",
+            Arc::new(Mutex::new(FnLaw(|_: f64, _: f64, _: &[f64]| Ok(vec![0.0; 5])))),
+            &[("hull".into(), a)],
+        );
         let e = g[0].begin_step(0.0, 0.1, &bodies).unwrap_err().to_string();
         assert!(e.contains("`m:hull`") && e.contains("5 outputs") && e.contains("take 6"), "{e}");
     }

@@ -38,3 +38,30 @@ pub trait ExternalLaw: Send + std::fmt::Debug {
 /// A law shared between a force element, its clones (checkpoints) and whoever owns the model
 /// (to commit, roll back and shut it down).
 pub type SharedLaw = Arc<Mutex<dyn ExternalLaw>>;
+
+/// A law from a closure, for tests: `reset`, `commit` and `rollback` do nothing.
+#[cfg(test)]
+pub(crate) struct FnLaw<F>(pub F);
+
+#[cfg(test)]
+impl<F> std::fmt::Debug for FnLaw<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FnLaw")
+    }
+}
+
+#[cfg(test)]
+impl<F: FnMut(f64, f64, &[f64]) -> Result<Vec<f64>, ExternalLawError> + Send> ExternalLaw for FnLaw<F> {
+    fn evaluate(&mut self, t: f64, dt: f64, inputs: &[f64]) -> Result<Vec<f64>, ExternalLawError> {
+        (self.0)(t, dt, inputs)
+    }
+    fn reset(&mut self) -> Result<(), ExternalLawError> {
+        Ok(())
+    }
+    fn commit(&mut self) -> Result<(), ExternalLawError> {
+        Ok(())
+    }
+    fn rollback(&mut self) -> Result<(), ExternalLawError> {
+        Ok(())
+    }
+}

@@ -215,7 +215,7 @@ mod tests {
     use super::*;
     use crate::dynamics::body::RigidBodyBuilder;
     use crate::dynamics::joint::{Joint, JointKind, JointSet};
-    use crate::external::law::{ExternalLaw, ExternalLawError};
+    use crate::external::law::{ExternalLaw, ExternalLawError, FnLaw};
     use crate::solver::hht::Hht;
     use crate::system::MultibodySystem;
     use crate::ForceElementSet;
@@ -328,24 +328,13 @@ mod tests {
 
     #[test]
     fn a_bad_output_names_the_link() {
-        #[derive(Debug)]
-        struct Two;
-        impl ExternalLaw for Two {
-            fn evaluate(&mut self, _: f64, _: f64, _: &[f64]) -> Result<Vec<f64>, ExternalLawError> {
-                Ok(vec![1.0, 2.0])
-            }
-            fn reset(&mut self) -> Result<(), ExternalLawError> {
-                Ok(())
-            }
-            fn commit(&mut self) -> Result<(), ExternalLawError> {
-                Ok(())
-            }
-            fn rollback(&mut self) -> Result<(), ExternalLawError> {
-                Ok(())
-            }
-        }
         let (sys, tsda, _) = spring_mass(1.0, 1.0);
-        let mut link = ExternalLink::on_tsda(tsda, Arc::new(Mutex::new(Two)), false, false);
+        let mut link = ExternalLink::on_tsda(
+            tsda,
+            Arc::new(Mutex::new(FnLaw(|_: f64, _: f64, _: &[f64]| Ok(vec![1.0, 2.0])))),
+            false,
+            false,
+        );
         let e = link.begin_step(0.0, 0.1, &sys.bodies).unwrap_err().to_string();
         assert!(e.contains("`pto`") && e.contains("2 outputs"), "{e}");
     }

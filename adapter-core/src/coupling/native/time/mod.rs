@@ -7,7 +7,8 @@ mod waveform;
 pub use time_handler::TimeHandler;
 pub use waveform::Waveform;
 
-/// The one absolute tolerance preCICE uses for every time comparison (spec conventions).
+/// The one absolute tolerance preCICE uses for every time comparison; the engine keeps it for
+/// relative times (steps, progress) and scales it for absolute ones ([`tolerance`]).
 pub const EPS: f64 = 1e-14;
 
 /// The tolerance for comparing absolute times near `t`: [`EPS`], or a few units in the last

@@ -53,6 +53,27 @@ fn lifecycle_spawn_initialize_evaluate_shutdown_join() {
     assert!(!alive(pid), "the module process {pid} was not reaped");
 }
 
+/// `commit` and `rollback` reach only a module that reported internal states: for one with
+/// `n_states: 0` they are no-ops, and sending them would cost two round trips per repeated
+/// window.
+#[test]
+fn commit_and_rollback_reach_only_a_module_with_states() {
+    let received = |n_states: u64| {
+        let cmd = vec!["python3".into(), "faulty_module.py".into()];
+        let mut c = ModuleClient::new(spec(cmd, json!({"n_states": n_states, "count_lifecycle": true}), 5000));
+        c.start(0.01).unwrap();
+        for _ in 0..3 {
+            c.rollback().unwrap();
+        }
+        c.commit().unwrap();
+        let seen = c.evaluate(0.01, 0.01, &[0.0, 0.0]).unwrap()[0];
+        c.shutdown().unwrap();
+        seen
+    };
+    assert_eq!(received(0), 0.0);
+    assert_eq!(received(2), 4.0);
+}
+
 /// The first evaluation works, the second fails as `fault` says.
 fn second_evaluation_fails(fault: &str, timeout_ms: u64) -> String {
     let cmd = vec!["python3".into(), "faulty_module.py".into()];

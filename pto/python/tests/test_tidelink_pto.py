@@ -1,7 +1,9 @@
 """The helper package: framing, dispatch, PtoState, run() over a real socket, and the three
 worked modules against hand formulas. Runs under pytest or `python3 -m unittest`."""
 
+import contextlib
 import importlib.util
+import io
 import math
 import socket
 import struct
@@ -91,6 +93,24 @@ class Dispatch(unittest.TestCase):
         self.assertIn("ZeroDivisionError", r["message"])
         self.assertEqual(d.handle({"op": "nope"})["status"], "error")
         self.assertEqual(Dispatcher(Boom()).handle({"op": "initialize", "protocol": 2})["status"], "error")
+
+    def test_a_stateful_module_that_reports_no_states_is_warned(self):
+        class Forgetful(PtoModule):
+            def force(self, state):
+                return 0.0
+
+            def rollback(self):
+                pass
+
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            init(Forgetful(), {})
+        self.assertIn("overrides rollback but reports n_states 0", err.getvalue())
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            init(load("hydraulic_accumulator_pto").HydraulicAccumulator(), {})
+            init(load("linear_damper_pto").LinearDamper(), {})
+        self.assertEqual(err.getvalue(), "")
 
     def test_lifecycle_ops(self):
         d = init(load("linear_damper_pto").LinearDamper(), {"damping": 10.0})

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import socket
 import struct
 import sys
+import time
 from typing import Any, Dict, List, Optional, Sequence
 
 __all__ = [
@@ -210,6 +212,13 @@ class Dispatcher:
             info = dict(m.initialize(dict(msg.get("config") or {})) or {})
             for key, default in (("name", type(m).__name__), ("version", "1.0"), ("n_states", 0)):
                 info.setdefault(key, default)
+            overrides = [op for op in ("commit", "rollback") if getattr(type(m), op) is not getattr(ExternalForceModule, op)]
+            if overrides and not info["n_states"]:
+                print(
+                    f"warning: {info['name']} overrides {' and '.join(overrides)} but reports n_states 0; the host "
+                    "sends commit and rollback only to modules with internal states: report how many it keeps",
+                    file=sys.stderr,
+                )
             return {"status": "ok", **info}
         if op == "evaluate":
             out = [float(x) for x in m.evaluate(float(msg["t"]), float(msg["dt"]), list(msg["in"]))]
@@ -236,13 +245,39 @@ def _port(argv: Sequence[str]) -> int:
     raise SystemExit(f"{PORT_FLAG} N is missing: this script is started by the Tidelink MBS solver")
 
 
-def run(module: ExternalForceModule, argv: Optional[Sequence[str]] = None) -> None:
-    """Connects to the host on ``--tidelink-port N`` and serves requests until shutdown."""
+def _wait_for_request(sock: socket.socket, spin: float) -> None:
+    """Polls ``sock`` for up to ``spin`` seconds until a request's first byte is there (the
+    blocking read that follows takes over either way). Waking a sleeping process costs about
+    as much as answering on a virtual machine; a short poll saves it when the host asks again
+    soon, as it does once per solver step."""
+    if spin <= 0.0:
+        return
+    sock.setblocking(False)
+    try:
+        end = time.perf_counter() + spin
+        while time.perf_counter() < end:
+            try:
+                sock.recv(1, socket.MSG_PEEK)
+                return  # data, or the host closed (b"")
+            except BlockingIOError:
+                os.sched_yield()  # let a runnable process (the host's partner) have the core
+            except OSError:
+                return
+    finally:
+        sock.setblocking(True)
+
+
+def run(module: ExternalForceModule, argv: Optional[Sequence[str]] = None, spin_us: float = 200.0) -> None:
+    """Connects to the host on ``--tidelink-port N`` and serves requests until shutdown.
+
+    After each reply it polls for the next request for ``spin_us`` microseconds before it
+    sleeps (0 turns that off, e.g. for a module that must not use CPU while idle)."""
     port = _port(sys.argv[1:] if argv is None else argv)
     dispatcher = Dispatcher(module)
     with socket.create_connection(("127.0.0.1", port)) as sock:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         while not dispatcher.done:
+            _wait_for_request(sock, spin_us * 1e-6)
             try:
                 msg = read_frame(sock)
             except FrameError:

@@ -22,7 +22,7 @@ pub mod system;
 pub use added_mass::{AddedMass, AddedMassError, Frame, ReferencePoint};
 pub use dynamics::body::{RigidBody, RigidBodyBuilder};
 pub use dynamics::body_set::{BodyHandle, BodySet};
-pub use dynamics::force_element::{ForceElement, ForceElementSet, Wrench};
+pub use dynamics::force_element::{ForceElement, ForceElementSet, StepStart, Wrench};
 pub use dynamics::joint::{Joint, JointKind, JointSet};
 pub use dynamics::rsda::Rsda;
 pub use dynamics::tsda::Tsda;

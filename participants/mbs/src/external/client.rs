@@ -121,6 +121,12 @@ impl ModuleClient {
         p.request(msg).map_err(|why| self.fail(op, msg, why))
     }
 
+    /// Whether the module said it keeps no internal state (`n_states: 0`); starts it if needed.
+    fn stateless(&mut self) -> Result<bool, ExternalLawError> {
+        self.ensure_started()?;
+        Ok(self.info.as_ref().is_some_and(|i| i.n_states == 0))
+    }
+
     fn simple(&mut self, op: &str) -> Result<(), ExternalLawError> {
         self.ensure_started()?;
         let msg = protocol::bare(op);
@@ -157,10 +163,19 @@ impl ExternalLaw for ModuleClient {
     fn reset(&mut self) -> Result<(), ExternalLawError> {
         self.simple("reset")
     }
+    /// Sent only to a module that reported internal states (`n_states` > 0): for one without,
+    /// commit and rollback are no-ops, and skipping them saves two round trips per repeated window.
     fn commit(&mut self) -> Result<(), ExternalLawError> {
+        if self.stateless()? {
+            return Ok(());
+        }
         self.simple("commit")
     }
+    /// As [`Self::commit`].
     fn rollback(&mut self) -> Result<(), ExternalLawError> {
+        if self.stateless()? {
+            return Ok(());
+        }
         self.simple("rollback")
     }
 

@@ -14,6 +14,11 @@ use std::time::{Duration, Instant};
 /// The least time a starting module gets to connect.
 pub const MIN_CONNECT: Duration = Duration::from_secs(10);
 
+/// How long a request polls for the reply before it sleeps in a blocking read. A module
+/// answers in tens of microseconds; waking a process that slept costs as much again on a
+/// virtual machine, so a short poll halves the round trip and costs at most this much CPU.
+pub const REPLY_SPIN: Duration = Duration::from_micros(100);
+
 /// A running module connected over TCP loopback.
 #[derive(Debug)]
 pub struct ModuleProcess {
@@ -117,7 +122,30 @@ impl ModuleProcess {
         if let Err(e) = write_frame(&mut self.stream, msg) {
             return Err(self.explain(FrameError::Io(e), "sending"));
         }
+        self.spin_for_reply();
         read_frame(&mut self.stream).map_err(|e| self.explain(e, "waiting for the reply"))
+    }
+
+    /// Polls the socket for up to [`REPLY_SPIN`] until the reply's first byte is there; the
+    /// blocking read (with its timeout) takes over either way. Any socket error is left to it.
+    fn spin_for_reply(&mut self) {
+        if self.stream.set_nonblocking(true).is_err() {
+            return;
+        }
+        let start = Instant::now();
+        let mut probe = [0u8; 1];
+        loop {
+            match self.stream.peek(&mut probe) {
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock && start.elapsed() < REPLY_SPIN => {
+                    // Yield rather than spin: another runnable process gets the core.
+                    std::thread::yield_now()
+                }
+                _ => break,
+            }
+        }
+        // Back to blocking: if this fails the read below reports WouldBlock as a timeout-like
+        // error naming the module, which is the truth about a socket we cannot use.
+        let _ = self.stream.set_nonblocking(false);
     }
 
     fn explain(&mut self, e: FrameError, doing: &str) -> String {

@@ -8,7 +8,9 @@ config.fault picks how, at the evaluate call number config.at (default 1):
   hang          never replies
   no_connect    (at start) exits before connecting
   no_n_states   (at initialize) omits n_states
-  none          behaves: out = [-2 * in[1]]; counts requests in its replies' "calls" field
+  none          behaves: out = [-2 * in[1]]
+config.n_states is what it reports at initialize (default 0); with config.count_lifecycle,
+evaluate answers the number of commit and rollback requests received so far instead.
 """
 
 import os
@@ -27,13 +29,13 @@ def main():
     if fault == "no_connect":
         sys.exit(4)
     sock = socket.create_connection(("127.0.0.1", port))
-    cfg, n = {}, 0
+    cfg, n, lifecycle = {}, 0, 0
     while True:
         msg = read_frame(sock)
         op = msg["op"]
         if op == "initialize":
             cfg = msg["config"]
-            reply = {"status": "ok", "name": "Faulty", "version": "0.1", "n_states": 0}
+            reply = {"status": "ok", "name": "Faulty", "version": "0.1", "n_states": cfg.get("n_states", 0)}
             if cfg.get("fault") == "no_n_states":
                 del reply["n_states"]
             sock.sendall(encode_frame(reply))
@@ -51,9 +53,12 @@ def main():
                 sys.exit(3)
             elif fault == "hang":
                 time.sleep(60)
+            elif cfg.get("count_lifecycle"):
+                sock.sendall(encode_frame({"status": "ok", "out": [float(lifecycle)]}))
             else:
                 sock.sendall(encode_frame({"status": "ok", "out": [-2.0 * msg["in"][1]]}))
             continue
+        lifecycle += op in ("commit", "rollback")
         sock.sendall(encode_frame({"status": "ok"}))
         if op == "shutdown":
             return

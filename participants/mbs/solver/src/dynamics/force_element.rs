@@ -19,6 +19,21 @@ pub struct Wrench {
     pub torque: Vector3<f64>,
 }
 
+/// What an element learns before a step: the step's start time and length, the state at the
+/// start, and the integrator's prediction of the state at its end (the first Newton iterate).
+#[derive(Debug, Clone, Copy)]
+pub struct StepStart<'a> {
+    /// Time at the step's start (s).
+    pub t: f64,
+    /// Step length (s).
+    pub dt: f64,
+    /// The bodies at `t`.
+    pub bodies: &'a BodySet,
+    /// The bodies predicted at `t + dt` ([`crate::Integrator::predict`]); the state at `t`
+    /// when no element asked for it ([`ForceElement::wants_prediction`]).
+    pub predicted: &'a BodySet,
+}
+
 /// A load between two bodies (either may be fixed).
 pub trait ForceElement: std::fmt::Debug + Send + Sync {
     /// The element's name, for messages.
@@ -37,10 +52,15 @@ pub trait ForceElement: std::fmt::Debug + Send + Sync {
     fn link_power(&self, _bodies: &BodySet) -> Option<f64> {
         None
     }
-    /// Called once before every step that starts at time `t` (s) with the state at that time:
-    /// elements whose law is evaluated outside the solver fix their force for the step here.
-    fn begin_step(&mut self, _t: f64, _dt: f64, _bodies: &BodySet) -> Result<(), MbsError> {
+    /// Called once before every step: elements whose law is evaluated outside the solver fix
+    /// their force for the step here.
+    fn begin_step(&mut self, _step: &StepStart<'_>) -> Result<(), MbsError> {
         Ok(())
+    }
+    /// Whether [`Self::begin_step`] reads [`StepStart::predicted`] (the prediction costs a
+    /// copy of the bodies, made only when an element asks).
+    fn wants_prediction(&self) -> bool {
+        false
     }
     /// A boxed copy (force element sets are cloned with their models).
     fn clone_box(&self) -> Box<dyn ForceElement>;
@@ -88,8 +108,12 @@ impl ForceElementSet {
         self.elements.iter_mut()
     }
     /// [`ForceElement::begin_step`] of every element, in order; stops at the first error.
-    pub fn begin_step(&mut self, t: f64, dt: f64, bodies: &BodySet) -> Result<(), MbsError> {
-        self.elements.iter_mut().try_for_each(|e| e.begin_step(t, dt, bodies))
+    pub fn begin_step(&mut self, step: &StepStart<'_>) -> Result<(), MbsError> {
+        self.elements.iter_mut().try_for_each(|e| e.begin_step(step))
+    }
+    /// Whether any element wants the predicted end-of-step state.
+    pub fn wants_prediction(&self) -> bool {
+        self.elements.iter().any(|e| e.wants_prediction())
     }
     /// The element at `i` for mutation (a controller changing a coefficient mid-run).
     pub fn get_mut(&mut self, i: usize) -> Option<&mut Box<dyn ForceElement>> {

@@ -5,7 +5,7 @@
 //! (body 1 gets the reaction): the spring and damper resist the motion (docs/design/participants.md §5.2).
 
 use crate::dynamics::body_set::{BodyHandle, BodySet};
-use crate::dynamics::force_element::{Block12, ForceElement, Wrench};
+use crate::dynamics::force_element::{Block12, ForceElement, StepStart, Wrench};
 use crate::error::MbsError;
 use nalgebra::{Matrix3, Unit, Vector3};
 
@@ -133,8 +133,8 @@ impl ForceElement for Rsda {
     }
     /// The last schedule entry whose time has come sets `k` for the step (times within
     /// 1e-9 s count as reached, so a switch at a window boundary is not lost to round-off).
-    fn begin_step(&mut self, t: f64, _dt: f64, _bodies: &BodySet) -> Result<(), MbsError> {
-        if let Some(&(_, k)) = self.stiffness_schedule.iter().rev().find(|(from, _)| t >= from - 1e-9) {
+    fn begin_step(&mut self, step: &StepStart<'_>) -> Result<(), MbsError> {
+        if let Some(&(_, k)) = self.stiffness_schedule.iter().rev().find(|(from, _)| step.t >= from - 1e-9) {
             self.stiffness = k;
         }
         Ok(())
@@ -165,7 +165,7 @@ mod tests {
         let (bodies, r) = spring();
         let mut r = r.with_stiffness_schedule(vec![(1.5, 200.0), (2.0, 50.0)]).unwrap();
         let k_at = |r: &mut Rsda, t: f64| {
-            r.begin_step(t, 1e-3, &bodies).unwrap();
+            r.begin_step(&StepStart { t, dt: 1e-3, bodies: &bodies, predicted: &bodies }).unwrap();
             r.stiffness
         };
         assert_eq!(k_at(&mut r, 0.0), 25.0);

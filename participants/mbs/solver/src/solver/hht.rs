@@ -232,4 +232,16 @@ impl Integrator for Hht {
         self.history = history.clone();
         self.started = !history.accelerations.is_empty() || history.time != 0.0;
     }
+    /// The first Newton iterate, `a₁ = a₀`: `q₀ ⊕ (h v₀ + ½ h² a₀)`, `v₀ + h a₀` (constant
+    /// velocity before the first step, when there is no `a₀` yet).
+    fn predict(&self, bodies: &BodySet, h: f64) -> BodySet {
+        let dofs = DofMap::new(bodies);
+        if self.history.accelerations.len() != dofs.n {
+            let mut next = bodies.clone();
+            displace(&mut next, &dofs, &(velocities(bodies, &dofs) * h));
+            return next;
+        }
+        let a0 = DVector::from_column_slice(&self.history.accelerations);
+        self.trial(bodies, &dofs, &a0, h)
+    }
 }

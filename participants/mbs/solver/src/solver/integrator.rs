@@ -10,6 +10,7 @@ use crate::dynamics::body_set::BodySet;
 use crate::dynamics::force_element::ForceElementSet;
 use crate::dynamics::joint::JointSet;
 use crate::error::MbsError;
+use crate::solver::assembly::{displace, velocities, DofMap};
 use crate::state::IntegratorHistory;
 use nalgebra::UnitQuaternion;
 
@@ -59,6 +60,15 @@ pub trait Integrator: Send {
     }
     /// Restores what [`Integrator::save_history`] gave, bit for bit.
     fn restore_history(&mut self, _history: &IntegratorHistory) {}
+    /// The state expected at the end of a step of `dt` from `bodies`, before any force of that
+    /// step is known: what force laws evaluated once per step are asked at. Here at constant
+    /// velocity; integrators that keep the last acceleration extrapolate with it.
+    fn predict(&self, bodies: &BodySet, dt: f64) -> BodySet {
+        let dofs = DofMap::new(bodies);
+        let mut next = bodies.clone();
+        displace(&mut next, &dofs, &(velocities(bodies, &dofs) * dt));
+        next
+    }
 }
 
 /// Semi-implicit (symplectic) Euler: velocities first from the current loads, then

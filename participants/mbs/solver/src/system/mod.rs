@@ -6,7 +6,7 @@ pub mod model;
 
 use crate::added_mass::{AddedMass, AddedMassError};
 use crate::dynamics::body_set::{BodyHandle, BodySet};
-use crate::dynamics::force_element::ForceElementSet;
+use crate::dynamics::force_element::{ForceElementSet, StepStart};
 use crate::dynamics::joint::JointSet;
 use crate::error::MbsError;
 use crate::solver::integrator::Integrator;
@@ -71,9 +71,12 @@ impl MultibodySystem {
 
     /// Advances the whole system from time `t` by `dt` with `integrator` (with `M + A∞`; the
     /// added mass is checked first if it has not been since it was set). Force elements get
-    /// [`crate::ForceElement::begin_step`] first, at the state of time `t`.
+    /// [`crate::ForceElement::begin_step`] first, with the state at `t` and, if an element asks,
+    /// the integrator's prediction at `t + dt`.
     pub fn step_at(&mut self, integrator: &mut dyn Integrator, t: f64, dt: f64) -> Result<(), MbsError> {
-        self.forces.begin_step(t, dt, &self.bodies)?;
+        let predicted = self.forces.wants_prediction().then(|| integrator.predict(&self.bodies, dt));
+        let step = StepStart { t, dt, bodies: &self.bodies, predicted: predicted.as_ref().unwrap_or(&self.bodies) };
+        self.forces.begin_step(&step)?;
         if let Some(am) = self.added_mass.as_mut().filter(|a| !a.checked) {
             am.check(&self.bodies)?;
             am.checked = true;

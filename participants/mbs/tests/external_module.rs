@@ -74,6 +74,24 @@ fn commit_and_rollback_reach_only_a_module_with_states() {
     assert_eq!(received(2), 4.0);
 }
 
+/// A stateless module asked the same question again (the first step of a window an implicit
+/// scheme repeats: same time, step and inputs from the same checkpoint) is answered without a
+/// round trip; any other question, or any question to a module with states, is sent.
+#[test]
+fn a_stateless_module_is_not_asked_the_same_question_twice() {
+    let asked = |n_states: u64| {
+        let cmd = vec!["python3".into(), "faulty_module.py".into()];
+        let mut c = ModuleClient::new(spec(cmd, json!({"n_states": n_states}), 5000));
+        for (t, v) in [(0.01, 0.5), (0.01, 0.5), (0.01, 0.25), (0.02, 0.25), (0.02, 0.25)] {
+            assert_eq!(c.evaluate(t, 0.01, &[0.0, v]).unwrap(), vec![-2.0 * v]);
+        }
+        c.shutdown().unwrap();
+        (c.round_trips(), c.repeats())
+    };
+    assert_eq!(asked(0), (3, 2));
+    assert_eq!(asked(1), (5, 0));
+}
+
 /// The first evaluation works, the second fails as `fault` says.
 fn second_evaluation_fails(fault: &str, timeout_ms: u64) -> String {
     let cmd = vec!["python3".into(), "faulty_module.py".into()];

@@ -113,6 +113,35 @@ fn checkpoints_roll_the_module_back_and_a_repeated_window_is_identical() {
     a.finish().unwrap();
 }
 
+/// A window that an implicit scheme repeats starts from the same checkpoint, so its first step
+/// asks the same question: a stateless module is not asked again, one with states is (after its
+/// rollback). The test module answers the number of evaluations it has received.
+#[test]
+fn a_repeated_window_asks_a_stateless_module_nothing_new() {
+    let counted = |n_states: u32| {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/modules/faulty_module.py");
+        let yaml = model(0.0, &external("", &format!("count_evaluations: true, n_states: {n_states}")))
+            .replace(&examples().join("").display().to_string(), &script.display().to_string());
+        let mut a = adapter(&yaml);
+        a.start_external_modules().unwrap();
+        let dt = 0.01;
+        let held = |a: &mut MbsAdapter| a.system_mut().forces.find_mut::<ExternalLink>("pto").unwrap().external_force();
+        a.advance(0.0, dt).unwrap();
+        a.write_checkpoint().unwrap();
+        a.advance(dt, dt).unwrap();
+        let first = held(&mut a);
+        a.read_checkpoint().unwrap();
+        a.advance(dt, dt).unwrap();
+        let repeated = held(&mut a);
+        a.advance(2.0 * dt, dt).unwrap();
+        let next = held(&mut a);
+        a.finish().unwrap();
+        (first, repeated, next)
+    };
+    assert_eq!(counted(0), (2.0, 2.0, 3.0));
+    assert_eq!(counted(1), (2.0, 3.0, 4.0));
+}
+
 #[test]
 fn a_replaced_native_law_warns_and_yaml_errors_name_the_line() {
     let yaml =

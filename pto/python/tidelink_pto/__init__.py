@@ -267,11 +267,17 @@ def _wait_for_request(sock: socket.socket, spin: float) -> None:
         sock.setblocking(True)
 
 
-def run(module: ExternalForceModule, argv: Optional[Sequence[str]] = None, spin_us: float = 200.0) -> None:
+SPIN_ENV = "TIDELINK_PTO_SPIN_US"
+
+
+def run(module: ExternalForceModule, argv: Optional[Sequence[str]] = None, spin_us: Optional[float] = None) -> None:
     """Connects to the host on ``--tidelink-port N`` and serves requests until shutdown.
 
     After each reply it polls for the next request for ``spin_us`` microseconds before it
-    sleeps (0 turns that off, e.g. for a module that must not use CPU while idle)."""
+    sleeps (default: the ``TIDELINK_PTO_SPIN_US`` environment variable, else 200; 0 turns it
+    off, e.g. for a module that must not use CPU while idle)."""
+    if spin_us is None:
+        spin_us = float(os.environ.get(SPIN_ENV, "200"))
     port = _port(sys.argv[1:] if argv is None else argv)
     dispatcher = Dispatcher(module)
     with socket.create_connection(("127.0.0.1", port)) as sock:

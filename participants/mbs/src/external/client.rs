@@ -40,12 +40,25 @@ pub struct ModuleClient {
     dt: f64,
     round_trips: u64,
     busy: Duration,
+    /// The last evaluation of a stateless module: `(t, dt, inputs, outputs)`.
+    last: Option<(f64, f64, Vec<f64>, Vec<f64>)>,
+    repeats: u64,
 }
 
 impl ModuleClient {
     /// A client for `spec`; nothing is started yet.
     pub fn new(spec: ModuleSpec) -> Self {
-        ModuleClient { spec, process: None, info: None, failed: None, dt: 0.0, round_trips: 0, busy: Duration::ZERO }
+        ModuleClient {
+            spec,
+            process: None,
+            info: None,
+            failed: None,
+            dt: 0.0,
+            round_trips: 0,
+            busy: Duration::ZERO,
+            last: None,
+            repeats: 0,
+        }
     }
     /// The spec it was made from.
     pub fn spec(&self) -> &ModuleSpec {
@@ -62,6 +75,11 @@ impl ModuleClient {
     /// `evaluate` requests sent so far.
     pub fn round_trips(&self) -> u64 {
         self.round_trips
+    }
+    /// Evaluations answered with the last answer of a stateless module (the same time, step and
+    /// inputs: a window that an implicit scheme repeats).
+    pub fn repeats(&self) -> u64 {
+        self.repeats
     }
     /// Wall time spent in `evaluate` round trips.
     pub fn busy(&self) -> Duration {
@@ -153,14 +171,29 @@ impl ExternalLaw for ModuleClient {
             let why = format!("{} inputs given, {} announced in initialize", inputs.len(), self.spec.in_names.len());
             return Err(self.fail("evaluate", &msg, why));
         }
+        // A module without states answers a function of (t, dt, inputs): the same question
+        // (the first step of a repeated window starts from the same checkpoint) gets the same
+        // answer without asking.
+        let stateless = self.info.as_ref().is_some_and(|i| i.n_states == 0);
+        if let Some((_, _, _, out)) = self.last.as_ref().filter(|(lt, ldt, lin, _)| {
+            stateless && lt.to_bits() == t.to_bits() && ldt.to_bits() == dt.to_bits() && same_bits(lin, inputs)
+        }) {
+            self.repeats += 1;
+            return Ok(out.clone());
+        }
         let started = Instant::now();
         let reply = self.request("evaluate", &msg)?;
         self.busy += started.elapsed();
         self.round_trips += 1;
-        protocol::outputs(&reply, self.spec.n_outputs).map_err(|why| self.fail("evaluate", &msg, why))
+        let out = protocol::outputs(&reply, self.spec.n_outputs).map_err(|why| self.fail("evaluate", &msg, why))?;
+        if stateless {
+            self.last = Some((t, dt, inputs.to_vec(), out.clone()));
+        }
+        Ok(out)
     }
 
     fn reset(&mut self) -> Result<(), ExternalLawError> {
+        self.last = None;
         self.simple("reset")
     }
     /// Sent only to a module that reported internal states (`n_states` > 0): for one without,
@@ -191,13 +224,19 @@ impl ExternalLaw for ModuleClient {
         let status = self.process.take().and_then(|mut p| p.join());
         if self.round_trips > 0 {
             log::info!(
-                "{}: {} evaluations, {:.1} µs per round trip, exit {}",
+                "{}: {} evaluations ({} more answered as repeats), {:.1} µs per round trip, exit {}",
                 self.who(),
                 self.round_trips,
+                self.repeats,
                 self.busy.as_secs_f64() * 1e6 / self.round_trips as f64,
                 status.map(|s| s.to_string()).unwrap_or_else(|| "unknown".into())
             );
         }
         Ok(())
     }
+}
+
+/// Whether two input vectors are the same bit for bit (NaN-safe, −0 ≠ +0).
+fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }

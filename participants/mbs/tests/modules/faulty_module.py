@@ -10,7 +10,8 @@ config.fault picks how, at the evaluate call number config.at (default 1):
   no_n_states   (at initialize) omits n_states
   none          behaves: out = [-2 * in[1]]
 config.n_states is what it reports at initialize (default 0); with config.count_lifecycle,
-evaluate answers the number of commit and rollback requests received so far instead.
+evaluate answers the number of commit and rollback requests received so far instead, and with
+config.count_evaluations the number of evaluate requests (this one included).
 """
 
 import os
@@ -53,6 +54,8 @@ def main():
                 sys.exit(3)
             elif fault == "hang":
                 time.sleep(60)
+            elif cfg.get("count_evaluations"):
+                sock.sendall(encode_frame({"status": "ok", "out": [float(n)]}))
             elif cfg.get("count_lifecycle"):
                 sock.sendall(encode_frame({"status": "ok", "out": [float(lifecycle)]}))
             else:

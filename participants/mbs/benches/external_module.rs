@@ -21,19 +21,9 @@ const STEPS: usize = 5000;
 const DT: f64 = 0.01;
 
 fn model(damping: f64, external: &str) -> String {
-    format!(
-        "model:
-  name: heave
-  bodies:
-    - {{name: plate, location: [0, 0, -5], fixed: true}}
-    - {{name: float, location: [0, 0, 0.2], mass: 1000, inertia: {{moments: [100, 100, 100]}}}}
-  joints:
-    - {{name: guide, type: PRISMATIC, body1: plate, body2: float, location: [0, 0, 0], axis: [0, 0, 1]}}
-  tsdas:
-    - {{name: pto, body1: plate, body2: float, point1: [0, 0, -5], point2: [0, 0, 0.2],
-       spring_coefficient: 4.0e4, damping_coefficient: {damping}, free_length: 5.0}}
-{external}"
-    )
+    include_str!("../tests/modules/heave_pto.yaml")
+        .replace("DAMPING", &damping.to_string())
+        .replace("EXTERNAL", external)
 }
 
 /// Seconds of wall time for `STEPS` steps of the model in `yaml`.

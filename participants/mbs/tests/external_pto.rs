@@ -17,19 +17,7 @@ fn examples() -> PathBuf {
 /// A 1000 kg float on a vertical slider above a fixed plate, a spring-damper between them
 /// (k = 4e4 N/m, c as given), the float released 0.2 m above rest with no gravity.
 fn model(c: f64, external: &str) -> String {
-    format!(
-        "model:
-  name: heave
-  bodies:
-    - {{name: plate, location: [0, 0, -5], fixed: true}}
-    - {{name: float, location: [0, 0, 0.2], mass: 1000, inertia: {{moments: [100, 100, 100]}}}}
-  joints:
-    - {{name: guide, type: PRISMATIC, body1: plate, body2: float, location: [0, 0, 0], axis: [0, 0, 1]}}
-  tsdas:
-    - {{name: pto, body1: plate, body2: float, point1: [0, 0, -5], point2: [0, 0, 0.2],
-       spring_coefficient: 4.0e4, damping_coefficient: {c}, free_length: 5.0}}
-{external}"
-    )
+    include_str!("modules/heave_pto.yaml").replace("DAMPING", &c.to_string()).replace("EXTERNAL", external)
 }
 
 fn external(module: &str, extra: &str) -> String {
@@ -151,7 +139,11 @@ fn a_replaced_native_law_warns_and_yaml_errors_name_the_line() {
     assert!(w.contains("damping_coefficient 1000") && w.contains("combine_native"), "{w}");
     let bad = model(0.0, &external("linear_damper_pto.py", "").replace("link: pto", "link: ptoo"));
     let e = model_yaml::parse_str(&bad, Path::new("model.yaml"), Vector3::zeros()).unwrap_err().to_string();
-    assert!(e.contains("model.yaml:12") && e.contains("no TSDA or RSDA named `ptoo`") && e.contains("`pto`"), "{e}");
+    let line = 1 + bad.lines().position(|l| l.contains("link: ptoo")).unwrap();
+    assert!(
+        e.contains(&format!("model.yaml:{line}:")) && e.contains("no TSDA or RSDA named `ptoo`") && e.contains("`pto`"),
+        "{e}"
+    );
     let bad = model(0.0, &external("linear_damper_pto.py", "").replace("combine_native", "combine_nativ"));
     let e = model_yaml::parse_str(&bad, Path::new("model.yaml"), Vector3::zeros()).unwrap_err().to_string();
     assert!(e.contains("combine_nativ"), "{e}");

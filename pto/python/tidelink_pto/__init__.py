@@ -274,8 +274,8 @@ def run(module: ExternalForceModule, argv: Optional[Sequence[str]] = None, spin_
     """Connects to the host on ``--tidelink-port N`` and serves requests until shutdown.
 
     After each reply it polls for the next request for ``spin_us`` microseconds before it
-    sleeps (default: the ``TIDELINK_PTO_SPIN_US`` environment variable, else 200; 0 turns it
-    off, e.g. for a module that must not use CPU while idle)."""
+    sleeps (default: the ``TIDELINK_PTO_SPIN_US`` environment variable, which the host reads
+    too, else 200; 0 turns it off, e.g. for a module that must not use CPU while idle)."""
     if spin_us is None:
         spin_us = float(os.environ.get(SPIN_ENV, "200"))
     port = _port(sys.argv[1:] if argv is None else argv)

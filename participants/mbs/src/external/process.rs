@@ -3,7 +3,7 @@
 //! (on shutdown, on any failure, or when dropped).
 
 use super::frame::{read_frame, write_frame, FrameError};
-use super::{PORT_ENV, PORT_FLAG};
+use super::{PORT_ENV, PORT_FLAG, SPIN_ENV};
 use serde_json::Value;
 use std::io;
 use std::net::{TcpListener, TcpStream};
@@ -14,10 +14,20 @@ use std::time::{Duration, Instant};
 /// The least time a starting module gets to connect.
 pub const MIN_CONNECT: Duration = Duration::from_secs(10);
 
-/// How long a request polls for the reply before it sleeps in a blocking read. A module
-/// answers in tens of microseconds; waking a process that slept costs as much again on a
-/// virtual machine, so a short poll halves the round trip and costs at most this much CPU.
+/// How long a request polls for the reply before it sleeps in a blocking read (unless
+/// [`SPIN_ENV`] says otherwise). A module answers in tens of microseconds; waking a process
+/// that slept costs as much again on a virtual machine, so a short poll halves the round trip
+/// and costs at most this much CPU.
 pub const REPLY_SPIN: Duration = Duration::from_micros(100);
+
+/// [`REPLY_SPIN`], or the microseconds [`SPIN_ENV`] gives.
+fn reply_spin() -> Duration {
+    std::env::var(SPIN_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|us| us.is_finite() && *us >= 0.0)
+        .map_or(REPLY_SPIN, |us| Duration::from_secs_f64(us * 1e-6))
+}
 
 /// A running module connected over TCP loopback.
 #[derive(Debug)]
@@ -25,6 +35,7 @@ pub struct ModuleProcess {
     child: Child,
     stream: TcpStream,
     timeout: Duration,
+    spin: Duration,
     reaped: Option<ExitStatus>,
 }
 
@@ -108,7 +119,7 @@ impl ModuleProcess {
         if let Err(e) = setup {
             return Err(fail(&mut child, format!("setting up its connection failed: {e}")));
         }
-        Ok(ModuleProcess { child, stream, timeout, reaped: None })
+        Ok(ModuleProcess { child, stream, timeout, spin: reply_spin(), reaped: None })
     }
 
     /// The process id (tests check it is gone).
@@ -126,17 +137,17 @@ impl ModuleProcess {
         read_frame(&mut self.stream).map_err(|e| self.explain(e, "waiting for the reply"))
     }
 
-    /// Polls the socket for up to [`REPLY_SPIN`] until the reply's first byte is there; the
+    /// Polls the socket for up to [`REPLY_SPIN`] ([`SPIN_ENV`]) until the reply's first byte is there; the
     /// blocking read (with its timeout) takes over either way. Any socket error is left to it.
     fn spin_for_reply(&mut self) {
-        if self.stream.set_nonblocking(true).is_err() {
+        if self.spin.is_zero() || self.stream.set_nonblocking(true).is_err() {
             return;
         }
         let start = Instant::now();
         let mut probe = [0u8; 1];
         loop {
             match self.stream.peek(&mut probe) {
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock && start.elapsed() < REPLY_SPIN => {
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock && start.elapsed() < self.spin => {
                     // Yield rather than spin: another runnable process gets the core.
                     std::thread::yield_now()
                 }

@@ -131,7 +131,22 @@ enum Solid {
 }
 
 /// Runs both participants on a temporary copy of the case; the Solid's rows, one per window.
+/// The Fluid's and the Solid's results of a coupled run: the output files each wrote, or its error.
+type Outcome = Vec<Result<Vec<PathBuf>, String>>;
+
 fn coupled(window: f64, duration: f64, solid: Solid) -> Vec<Row> {
+    let outputs: Vec<PathBuf> = coupled_outcome(window, duration, solid)
+        .into_iter()
+        .flat_map(|r| r.unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    let flap: Vec<&PathBuf> = outputs.iter().filter(|p| p.ends_with("flap.csv")).collect();
+    assert_eq!(flap.len(), 1, "one CSV file for the flap: {outputs:?}");
+    let rows = output::read(flap[0]).expect("read the Solid's CSV");
+    assert_eq!(rows.len(), (duration / window).round() as usize + 1, "one row per window plus the initial one");
+    rows
+}
+
+fn coupled_outcome(window: f64, duration: f64, solid: Solid) -> Outcome {
     let xml = edit(XML, r#"exchange-directory=".""#, r#"exchange-directory="{dir}""#);
     let xml =
         edit(&xml, r#"<time-window-size value="2.5e-2" />"#, &format!(r#"<time-window-size value="{window}" />"#));
@@ -168,7 +183,7 @@ fn coupled(window: f64, duration: f64, solid: Solid) -> Vec<Row> {
             })
         }
     };
-    let outputs = testing::run_participants(vec![
+    testing::run_in_threads(vec![
         (
             "Fluid",
             Box::new(move || {
@@ -178,12 +193,7 @@ fn coupled(window: f64, duration: f64, solid: Solid) -> Vec<Row> {
             }),
         ),
         ("Solid", solid_job),
-    ]);
-    let flap: Vec<&PathBuf> = outputs.iter().filter(|p| p.ends_with("flap.csv")).collect();
-    assert_eq!(flap.len(), 1, "one CSV file for the flap: {outputs:?}");
-    let rows = output::read(flap[0]).expect("read the Solid's CSV");
-    assert_eq!(rows.len(), (duration / window).round() as usize + 1, "one row per window plus the initial one");
-    rows
+    ])
 }
 
 fn reference() -> Monolithic {
@@ -347,6 +357,25 @@ fn adaptive_and_hydraulic_modules_run_on_the_hinge() {
         assert!(peak < 0.95 * free_peak && peak > 0.0, "{module}: peak {peak} vs undamped {free_peak}");
         assert!(rows.last().unwrap().rotation.z > 0.0, "{module}: the flap turned against the stream");
     }
+}
+
+/// A module that fails to start (its `initialize` raises) stops the coupled run before the
+/// first step: the Solid's error names the module and the operation, and the Fluid stops too,
+/// naming the Solid. The module is spawned while the coupling connects and finished before
+/// the first output, so the failure comes after the handshake but before any window.
+#[test]
+fn a_module_that_fails_to_start_stops_both_participants() {
+    let model = module_model("linear_damper_pto.py", "        damping: not-a-number");
+    let outcome = coupled_outcome(2.5e-2, 2.5, Solid::Yaml(model));
+    let solid = outcome[1].as_ref().expect_err("the Solid must fail");
+    assert!(
+        solid.contains("starting the external module")
+            && solid.contains("op `initialize`")
+            && solid.contains("ValueError"),
+        "{solid}"
+    );
+    let fluid = outcome[0].as_ref().expect_err("the Fluid must stop");
+    assert!(fluid.contains("Solid"), "{fluid}");
 }
 
 /// A scheduled spring and an external module on the same RSDA would silently drop the schedule

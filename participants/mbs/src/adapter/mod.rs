@@ -209,10 +209,18 @@ impl MbsAdapter {
     }
 
     /// Starts the external modules of the model's links (spawn, connect, initialize with the
-    /// solver's time step); a run does it before the first step, after the meshes.
+    /// solver's time step). A run spawns them when it registers its meshes
+    /// ([`Self::launch_external_modules`]), so they start up while the coupling connects, and
+    /// completes this before its first output, so that their errors come before the first step.
     pub fn start_external_modules(&mut self) -> AdapterResult<()> {
         let dt = self.time_step;
         self.each_module("starting the external module", |m| m.start(dt))
+    }
+
+    /// Spawns the external modules' processes without waiting for them.
+    pub fn launch_external_modules(&mut self) -> AdapterResult<()> {
+        let dt = self.time_step;
+        self.each_module("starting the external module", |m| m.launch(dt))
     }
 
     /// The coupling bodies in the order of the participant file.
@@ -253,7 +261,7 @@ impl Adapter for MbsAdapter {
             self.added_mass.register(coupling, &self.system, &coupled)?;
         }
         self.register_meshes(coupling)?;
-        self.start_external_modules()
+        self.launch_external_modules()
     }
 
     fn read_data(&mut self, coupling: &mut dyn CouplingData, time: f64, relative_read_time: f64) -> AdapterResult<()> {
@@ -302,6 +310,8 @@ impl Adapter for MbsAdapter {
     fn write_output(&mut self, time: f64) -> AdapterResult<()> {
         // Called at t = 0 and at every window end: pace the windows to the wall clock.
         self.pacer.pace(time);
+        // Once started (the first output, at t = 0) this is a check per module.
+        self.start_external_modules()?;
         self.each_module("committing the external module", |m| m.commit())?;
         self.write_rows(time)
     }

@@ -2,7 +2,7 @@
 //! evaluation), one request per call, and on any failure an error naming the module, the
 //! operation and what was sent, with the process terminated and reaped.
 
-use super::process::ModuleProcess;
+use super::process::{Launched, ModuleProcess};
 use super::protocol::{self, Initialize, ModuleInfo};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -34,6 +34,7 @@ pub struct ModuleSpec {
 #[derive(Debug)]
 pub struct ModuleClient {
     spec: ModuleSpec,
+    launched: Option<Launched>,
     process: Option<ModuleProcess>,
     info: Option<ModuleInfo>,
     failed: Option<String>,
@@ -50,6 +51,7 @@ impl ModuleClient {
     pub fn new(spec: ModuleSpec) -> Self {
         ModuleClient {
             spec,
+            launched: None,
             process: None,
             info: None,
             failed: None,
@@ -96,6 +98,7 @@ impl ModuleClient {
         if let Some(mut p) = self.process.take() {
             p.terminate();
         }
+        self.launched = None; // killed and reaped when dropped
         let msg = format!("{}: op `{op}` sent {}: {why}", self.who(), protocol::short(sent));
         self.failed = Some(msg.clone());
         ExternalLawError(msg)
@@ -108,8 +111,9 @@ impl ModuleClient {
         if self.process.is_some() {
             return Ok(());
         }
-        let process = ModuleProcess::spawn(&self.spec.command, &self.spec.dir, self.spec.timeout)
-            .map_err(|why| self.fail("spawn", &Value::Null, why))?;
+        self.launch_process()?;
+        let launched = self.launched.take().ok_or_else(|| self.fail("spawn", &Value::Null, "not started".into()))?;
+        let process = launched.connect(self.spec.timeout).map_err(|why| self.fail("spawn", &Value::Null, why))?;
         self.process = Some(process);
         let msg = protocol::initialize(&Initialize {
             kind: &self.spec.kind,
@@ -129,6 +133,16 @@ impl ModuleClient {
             self.pid().unwrap_or(0)
         );
         self.info = Some(info);
+        Ok(())
+    }
+
+    /// Starts the process unless it is started (or running) already.
+    fn launch_process(&mut self) -> Result<(), ExternalLawError> {
+        if self.launched.is_none() && self.process.is_none() {
+            let launched = Launched::start(&self.spec.command, &self.spec.dir)
+                .map_err(|why| self.fail("spawn", &Value::Null, why))?;
+            self.launched = Some(launched);
+        }
         Ok(())
     }
 
@@ -159,6 +173,16 @@ impl ExternalLaw for ModuleClient {
             self.dt = dt;
         }
         self.ensure_started()
+    }
+
+    fn launch(&mut self, dt: f64) -> Result<(), ExternalLawError> {
+        if let Some(f) = &self.failed {
+            return Err(ExternalLawError(format!("failed earlier: {f}")));
+        }
+        if self.process.is_none() {
+            self.dt = dt;
+        }
+        self.launch_process()
     }
 
     fn evaluate(&mut self, t: f64, dt: f64, inputs: &[f64]) -> Result<Vec<f64>, ExternalLawError> {
@@ -216,6 +240,7 @@ impl ExternalLaw for ModuleClient {
     /// reaps it. A module never started, or already failed, has nothing to shut down.
     fn shutdown(&mut self) -> Result<(), ExternalLawError> {
         if self.process.is_none() {
+            self.launched = None; // started but never connected: killed and reaped
             return Ok(());
         }
         let msg = protocol::bare("shutdown");

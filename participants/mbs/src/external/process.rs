@@ -64,19 +64,27 @@ fn start(argv: &[String], port: u16) -> io::Result<Child> {
     cmd.spawn()
 }
 
-impl ModuleProcess {
+/// A module process started and not yet connected: it starts up (an interpreter takes a tenth
+/// of a second or more) while the host does other work, such as connecting to its partners.
+/// Dropped unconnected, it is killed and reaped.
+#[derive(Debug)]
+pub struct Launched {
+    child: Option<Child>,
+    listener: TcpListener,
+    port: u16,
+}
+
+impl Launched {
     /// Starts `command` (relative `.py` paths against `dir`; `python` falls back to `python3`
-    /// when not found) with `--tidelink-port N` appended, and waits at most `timeout` for it to
-    /// connect (at least [`MIN_CONNECT`]: an interpreter can take seconds to start on a busy
-    /// machine, while replies are held to `timeout` itself).
-    pub fn spawn(command: &[String], dir: &Path, timeout: Duration) -> Result<Self, String> {
+    /// when not found) with `--tidelink-port N` appended, listening on that port; returns at once.
+    pub fn start(command: &[String], dir: &Path) -> Result<Self, String> {
         if command.is_empty() {
             return Err("the command is empty".into());
         }
         let argv = resolve(command, dir);
         let listener = TcpListener::bind(("127.0.0.1", 0)).map_err(|e| format!("cannot listen on 127.0.0.1: {e}"))?;
         let port = listener.local_addr().map_err(|e| e.to_string())?.port();
-        let mut child = match start(&argv, port) {
+        let child = match start(&argv, port) {
             Err(e) if e.kind() == io::ErrorKind::NotFound && argv[0] == "python" => {
                 let mut again = argv.clone();
                 again[0] = "python3".into();
@@ -85,30 +93,43 @@ impl ModuleProcess {
             other => other,
         }
         .map_err(|e| format!("cannot start {:?}: {e}", argv))?;
-        let fail = |child: &mut Child, msg: String| {
+        let mut launched = Launched { child: Some(child), listener, port };
+        launched.listener.set_nonblocking(true).map_err(|e| launched.abandon(e.to_string()))?;
+        Ok(launched)
+    }
+
+    /// Kills and reaps the child; returns `msg` for the caller's error.
+    fn abandon(&mut self, msg: String) -> String {
+        if let Some(mut child) = self.child.take() {
             let _ = child.kill();
             let _ = child.wait();
-            msg
-        };
-        listener.set_nonblocking(true).map_err(|e| fail(&mut child, e.to_string()))?;
+        }
+        msg
+    }
+
+    /// Waits at most `timeout` for the module to connect (at least [`MIN_CONNECT`]: an
+    /// interpreter can take seconds to start on a busy machine, while replies are held to
+    /// `timeout` itself).
+    pub fn connect(mut self, timeout: Duration) -> Result<ModuleProcess, String> {
+        let port = self.port;
         let connect = timeout.max(MIN_CONNECT);
         let deadline = Instant::now() + connect;
         let stream = loop {
-            match listener.accept() {
+            match self.listener.accept() {
                 Ok((s, _)) => break s,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
-                Err(e) => return Err(fail(&mut child, format!("accepting its connection failed: {e}"))),
+                Err(e) => return Err(self.abandon(format!("accepting its connection failed: {e}"))),
             }
-            if let Ok(Some(status)) = child.try_wait() {
+            if let Some(Ok(Some(status))) = self.child.as_mut().map(Child::try_wait) {
+                self.child = None;
                 return Err(format!("it exited ({status}) before connecting to port {port}"));
             }
             if Instant::now() >= deadline {
-                return Err(fail(
-                    &mut child,
-                    format!("it did not connect to port {port} within {} ms", connect.as_millis()),
-                ));
+                return Err(
+                    self.abandon(format!("it did not connect to port {port} within {} ms", connect.as_millis()))
+                );
             }
-            std::thread::sleep(Duration::from_millis(2));
+            std::thread::sleep(Duration::from_millis(1));
         };
         let setup = (|| {
             stream.set_nonblocking(false)?;
@@ -117,9 +138,23 @@ impl ModuleProcess {
             stream.set_write_timeout(Some(timeout))
         })();
         if let Err(e) = setup {
-            return Err(fail(&mut child, format!("setting up its connection failed: {e}")));
+            return Err(self.abandon(format!("setting up its connection failed: {e}")));
         }
+        let child = self.child.take().ok_or("the module process is gone")?;
         Ok(ModuleProcess { child, stream, timeout, spin: reply_spin(), reaped: None })
+    }
+}
+
+impl Drop for Launched {
+    fn drop(&mut self) {
+        self.abandon(String::new());
+    }
+}
+
+impl ModuleProcess {
+    /// [`Launched::start`] then [`Launched::connect`]: a module started and connected.
+    pub fn spawn(command: &[String], dir: &Path, timeout: Duration) -> Result<Self, String> {
+        Launched::start(command, dir)?.connect(timeout)
     }
 
     /// The process id (tests check it is gone).

@@ -28,6 +28,11 @@ pub trait ExternalLaw: Send + std::fmt::Debug {
     fn start(&mut self, _dt: f64) -> Result<(), ExternalLawError> {
         Ok(())
     }
+    /// Begins [`Self::start`] without waiting for it to finish (a process starts up meanwhile);
+    /// `start` or the first use completes it. By default nothing.
+    fn launch(&mut self, _dt: f64) -> Result<(), ExternalLawError> {
+        Ok(())
+    }
     /// Ends the law after the last step (a process is told to stop and reaped); by default
     /// nothing.
     fn shutdown(&mut self) -> Result<(), ExternalLawError> {

@@ -30,6 +30,7 @@
 //! `SolidAddedMass...`/`FluidAddedMass...` meshes; its blocks are then checked against the
 //! coupling bodies by the MBS participant.
 
+mod body_refs;
 mod check;
 mod lines;
 mod parse;
@@ -39,6 +40,7 @@ mod reader;
 mod typed;
 
 pub mod model;
+pub use body_refs::{BodyRefs, MOTION};
 pub use model::*;
 pub use typed::{load_yaml, load_yaml_with_lines, parse_yaml_str, YamlLines};
 

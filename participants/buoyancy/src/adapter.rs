@@ -3,7 +3,7 @@
 //! (and a zero torque) computed from the last state read.
 
 use nalgebra::Vector3;
-use tidelink_adapter_core::spec::{DataType, MeshType, ParticipantFile};
+use tidelink_adapter_core::spec::{BodyRefs, DataType, ParticipantFile};
 use tidelink_adapter_core::{Adapter, AdapterError, AdapterResult, CouplingData, VertexId};
 use tidelink_buoyancy_solver::SphereInWater;
 
@@ -36,78 +36,16 @@ impl BuoyancyAdapter {
     /// connection is made, so configuration errors come out at start-up.
     pub fn new(file: &ParticipantFile, sphere: SphereInWater, initial_position: Vector3<f64>) -> AdapterResult<Self> {
         let cfg = &file.adapter;
-        let iface = match cfg.interfaces.as_slice() {
-            [one] => one,
-            [] => {
-                return Err(AdapterError::config(format!(
-                    "{}: the buoyancy participant needs one interface (a RIGID_BODY_REFS mesh); none is listed",
-                    cfg.loc
-                )))
-            }
-            _ => {
-                return Err(AdapterError::config(format!(
-                    "{}: the buoyancy participant models one sphere on one mesh; {} interfaces are listed",
-                    cfg.loc,
-                    cfg.interfaces.len()
-                )))
-            }
-        };
-        if iface.mesh_type != MeshType::RigidBodyRefs {
-            return Err(AdapterError::Unsupported(format!(
-                "{}: mesh `{}` has mesh_type {}; the buoyancy participant supports RIGID_BODY_REFS only",
-                iface.loc,
-                iface.mesh_name,
-                iface.mesh_type.as_str()
-            )));
-        }
-        let mut positions = None;
-        let mut velocities = None;
-        for d in &iface.read_data {
-            match d.data_type {
-                DataType::Positions => positions = Some(d.name.clone()),
-                DataType::LinearVelocities => velocities = Some(d.name.clone()),
-                other => {
-                    return Err(AdapterError::Unsupported(format!(
-                        "{}: the buoyancy participant cannot read {} (`{}`); it reads POSITIONS and LINEAR_VELOCITIES",
-                        d.loc,
-                        other.as_str(),
-                        d.name
-                    )))
-                }
-            }
-        }
-        let mut forces = None;
-        let mut torques = None;
-        for d in &iface.write_data {
-            match d.data_type {
-                DataType::Forces => forces = Some(d.name.clone()),
-                DataType::Torques => torques = Some(d.name.clone()),
-                other => {
-                    return Err(AdapterError::Unsupported(format!(
-                        "{}: the buoyancy participant cannot write {} (`{}`); it writes FORCES and TORQUES",
-                        d.loc,
-                        other.as_str(),
-                        d.name
-                    )))
-                }
-            }
-        }
-        let positions = positions.ok_or_else(|| {
-            AdapterError::config(format!(
-                "{}: mesh `{}` must read POSITIONS (the sphere's centre)",
-                iface.loc, iface.mesh_name
-            ))
-        })?;
-        let forces = forces.ok_or_else(|| {
-            AdapterError::config(format!("{}: mesh `{}` must write FORCES", iface.loc, iface.mesh_name))
-        })?;
-        if velocities.is_none() {
-            log::warn!("{}: mesh `{}` reads no LINEAR_VELOCITIES: the drag stays zero", iface.loc, iface.mesh_name);
-        }
+        let reads = [DataType::Positions, DataType::LinearVelocities];
+        let refs = BodyRefs::find("the buoyancy participant", cfg, &cfg.interfaces.iter().collect::<Vec<_>>(), &reads)?;
+        let positions = refs.need(&refs.positions, "read POSITIONS (the sphere's centre)")?;
+        let forces = refs.need(&refs.forces, "write FORCES")?;
+        refs.warn_without(&refs.velocities, "reads no LINEAR_VELOCITIES: the drag stays zero");
+        let BodyRefs { mesh, velocities, torques, .. } = refs;
         Ok(BuoyancyAdapter {
             name: cfg.participant_name.clone(),
             sphere,
-            exchange: Exchange { mesh: iface.mesh_name.clone(), positions, velocities, forces, torques },
+            exchange: Exchange { mesh, positions, velocities, forces, torques },
             ids: [0],
             initial_position,
             position: initial_position,

@@ -41,7 +41,7 @@
 
 use nalgebra::{Rotation3, Vector3};
 use tidelink_adapter_core::config::{is_fluid_added_mass, PreciceConfig};
-use tidelink_adapter_core::spec::{DataType, MeshType, ParticipantFile};
+use tidelink_adapter_core::spec::{BodyRefs, ParticipantFile, MOTION};
 use tidelink_adapter_core::{Adapter, AdapterError, AdapterResult, CouplingData, VertexId};
 use tidelink_tdpf_solver::hydro_model::{BodyLoad, BodyState, HydroModel};
 use tidelink_tdpf_solver::radiation::RadiationState;
@@ -76,78 +76,12 @@ impl Interface {
     pub fn from_file(file: &ParticipantFile, cfg: &PreciceConfig) -> AdapterResult<Self> {
         let a = &file.adapter;
         let refs: Vec<_> = a.interfaces.iter().filter(|i| !is_fluid_added_mass(&i.mesh_name)).collect();
-        let iface = match refs.as_slice() {
-            [one] => *one,
-            [] => {
-                return Err(AdapterError::config(format!(
-                    "{}: the TDPF participant needs one interface (a RIGID_BODY_REFS mesh); none is listed",
-                    a.loc
-                )))
-            }
-            _ => {
-                return Err(AdapterError::config(format!(
-                "{}: the TDPF participant exchanges all bodies on one RIGID_BODY_REFS mesh; {} interfaces are listed",
-                a.loc,
-                refs.len()
-            )))
-            }
-        };
-        if iface.mesh_type != MeshType::RigidBodyRefs {
-            return Err(AdapterError::Unsupported(format!(
-                "{}: mesh `{}` has mesh_type {}: not implemented by the TDPF participant, which exchanges one pose and one \
-                 load per body (mesh_type: RIGID_BODY_REFS)",
-                iface.loc,
-                iface.mesh_name,
-                iface.mesh_type.as_str()
-            )));
-        }
-        let (mut positions, mut rotations, mut velocities, mut angular) = (None, None, None, None);
-        for d in &iface.read_data {
-            let slot = match d.data_type {
-                DataType::Positions => &mut positions,
-                DataType::Rotations => &mut rotations,
-                DataType::LinearVelocities => &mut velocities,
-                DataType::AngularVelocities => &mut angular,
-                other => {
-                    return Err(AdapterError::Unsupported(format!(
-                    "{}: the TDPF participant cannot read {} (`{}`); it reads POSITIONS, ROTATIONS, LINEAR_VELOCITIES \
-                         and ANGULAR_VELOCITIES",
-                    d.loc,
-                    other.as_str(),
-                    d.name
-                )))
-                }
-            };
-            *slot = Some(d.name.clone());
-        }
-        let (mut forces, mut torques) = (None, None);
-        for d in &iface.write_data {
-            match d.data_type {
-                DataType::Forces => forces = Some(d.name.clone()),
-                DataType::Torques => torques = Some(d.name.clone()),
-                other => {
-                    return Err(AdapterError::Unsupported(format!(
-                        "{}: the TDPF participant cannot write {} (`{}`); it writes FORCES and TORQUES",
-                        d.loc,
-                        other.as_str(),
-                        d.name
-                    )))
-                }
-            }
-        }
-        let need = |v: Option<String>, what: &str| {
-            v.ok_or_else(|| AdapterError::config(format!("{}: mesh `{}` must {what}", iface.loc, iface.mesh_name)))
-        };
-        let positions = need(positions, "read POSITIONS (the bodies' reference points)")?;
-        let velocities = need(velocities, "read LINEAR_VELOCITIES (radiation needs the velocity history)")?;
-        let forces = need(forces, "write FORCES")?;
-        if torques.is_none() {
-            log::warn!(
-                "{}: mesh `{}` writes no TORQUES: the hydrodynamic moments are dropped",
-                iface.loc,
-                iface.mesh_name
-            );
-        }
+        let refs = BodyRefs::find("the TDPF participant", a, &refs, &MOTION)?;
+        let positions = refs.need(&refs.positions, "read POSITIONS (the bodies' reference points)")?;
+        let velocities =
+            refs.need(&refs.velocities, "read LINEAR_VELOCITIES (radiation needs the velocity history)")?;
+        let forces = refs.need(&refs.forces, "write FORCES")?;
+        refs.warn_without(&refs.torques, "writes no TORQUES: the hydrodynamic moments are dropped");
         let added_mass = cfg
             .participant(&a.participant_name)
             .map(|p| {
@@ -158,16 +92,8 @@ impl Interface {
                     .collect()
             })
             .unwrap_or_default();
-        Ok(Interface {
-            mesh: iface.mesh_name.clone(),
-            positions,
-            rotations,
-            velocities,
-            angular_velocities: angular,
-            forces,
-            torques,
-            added_mass,
-        })
+        let BodyRefs { mesh, rotations, angular_velocities, torques, .. } = refs;
+        Ok(Interface { mesh, positions, rotations, velocities, angular_velocities, forces, torques, added_mass })
     }
 }
 

@@ -6,6 +6,7 @@ use crate::check;
 use crate::exchange;
 use crate::launch;
 use crate::lifeline::Lifeline;
+use crate::manifest::{Case, ParticipantEntry};
 use crate::run_lock;
 use crate::supervise::{self, Outcome};
 use anyhow::{bail, Context, Result};
@@ -67,11 +68,7 @@ pub fn run(path: &Path) -> Result<u8> {
         say(format_args!("{line}"));
     }
     for p in case.manifest.participants.iter().filter(|p| p.external) {
-        say(format_args!(
-            "note: `{}` is external; start it yourself, with {RUN_ID_ENV}={run} in its environment (it pairs only \
-             with participants of this run)",
-            p.name
-        ));
+        say(format_args!("{}", external_note(&case, p, &run)));
     }
     if interrupts.load(Ordering::SeqCst) > 0 {
         say(format_args!("interrupted; nothing was started"));
@@ -161,4 +158,46 @@ pub fn total_time(cfg: &PreciceConfig) -> Option<f64> {
             }
         })
         .reduce(f64::max)
+}
+
+/// What `run` says about a participant it does not start: with the native engine, the run
+/// identity to start it with; with libprecice (whose connection files carry no identity), only
+/// that it is to be started.
+fn external_note(case: &Case, p: &ParticipantEntry, run: &str) -> String {
+    if case.backend_for(p) == Some("precice") {
+        format!(
+            "note: `{}` is external; start it yourself (with the precice backend it connects through the XML's \
+             exchange directory; no run identity applies)",
+            p.name
+        )
+    } else {
+        format!(
+            "note: `{}` is external; start it yourself, with {RUN_ID_ENV}={run} in its environment (it pairs only \
+             with participants of this run)",
+            p.name
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_note_on_an_external_participant_fits_its_backend() {
+        let notes = |backend: &str| {
+            let dir = tempfile::tempdir().expect("temporary case");
+            let manifest = format!(
+                "precice_config: p.xml\n{backend}participants:\n  - name: Solid\n    command: tidelink-mbs\n  \
+                 - name: Fluid\n    external: true\n"
+            );
+            std::fs::write(dir.path().join("tidelink.yaml"), manifest).expect("manifest");
+            let case = Case::load(dir.path()).unwrap_or_else(|d| panic!("{d}"));
+            external_note(&case, &case.manifest.participants[1], "run-1")
+        };
+        let native = notes("");
+        assert!(native.contains("`Fluid` is external") && native.contains("TIDELINK_RUN_ID=run-1"), "{native}");
+        let precice = notes("backend: precice\n");
+        assert!(precice.contains("`Fluid` is external") && !precice.contains("TIDELINK_RUN_ID"), "{precice}");
+    }
 }

@@ -90,6 +90,23 @@ def read_frame(sock: socket.socket) -> Any:
     return decode_frame(prefix + _recv_exact(sock, length, "JSON body"))[0]
 
 
+def _read_frame_buffered(reader) -> Any:
+    """``read_frame`` from a buffered reader of the socket (one system call per frame)."""
+    prefix = reader.read(4)
+    if len(prefix) < 4:
+        raise FrameError(f"truncated frame: expected 4 bytes of length prefix, got {len(prefix)}")
+    (length,) = struct.unpack(">I", prefix)
+    if length > MAX_FRAME:
+        raise FrameError(f"frame length {length} exceeds the limit of {MAX_FRAME} bytes")
+    body = reader.read(length)
+    if len(body) < length:
+        raise FrameError(f"truncated frame: expected {length} bytes of JSON body, got {len(body)}")
+    try:
+        return json.loads(body)
+    except (UnicodeDecodeError, ValueError) as e:
+        raise FrameError(f"frame body is not UTF-8 JSON: {e}") from e
+
+
 class ExternalForceModule:
     """Positional API: override ``initialize`` and ``evaluate``.
 
@@ -128,12 +145,20 @@ class PtoState:
 
     __slots__ = ("time", "dt", "raw", "names", "_index")
 
-    def __init__(self, time: float, dt: float, raw: Sequence[float], names: Sequence[str]):
+    def __init__(
+        self,
+        time: float,
+        dt: float,
+        raw: Sequence[float],
+        names: Sequence[str],
+        index: Optional[Dict[str, int]] = None,
+    ):
         self.time = float(time)
         self.dt = float(dt)
         self.raw = list(raw)
         self.names = list(names) if names else ["displacement", "velocity"][: len(self.raw)]
-        self._index = {n: i for i, n in enumerate(self.names)}
+        # ``index`` (name -> position of ``names``) may be shared between states of one module.
+        self._index = index if index is not None else {n: i for i, n in enumerate(self.names)}
 
     @property
     def displacement(self) -> float:
@@ -179,7 +204,12 @@ class PtoModule(ExternalForceModule):
         return info
 
     def evaluate(self, t: float, dt: float, inputs: Sequence[float]) -> Sequence[float]:
-        return [float(self.force(PtoState(t, dt, inputs, self.in_names)))]
+        names = self.in_names or ["displacement", "velocity"][: len(inputs)]
+        cached = getattr(self, "_state_names", None)
+        if cached is None or cached[0] is not self.in_names or len(cached[1]) != len(names):
+            cached = (self.in_names, names, {n: i for i, n in enumerate(names)})
+            self._state_names = cached
+        return [float(self.force(PtoState(t, dt, inputs, cached[1], cached[2])))]
 
 
 class Dispatcher:
@@ -280,12 +310,12 @@ def run(module: ExternalForceModule, argv: Optional[Sequence[str]] = None, spin_
         spin_us = float(os.environ.get(SPIN_ENV, "200"))
     port = _port(sys.argv[1:] if argv is None else argv)
     dispatcher = Dispatcher(module)
-    with socket.create_connection(("127.0.0.1", port)) as sock:
+    with socket.create_connection(("127.0.0.1", port)) as sock, sock.makefile("rb") as reader:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         while not dispatcher.done:
             _wait_for_request(sock, spin_us * 1e-6)
             try:
-                msg = read_frame(sock)
+                msg = _read_frame_buffered(reader)
             except FrameError:
                 return  # the host closed the connection
             sock.sendall(encode_frame(dispatcher.handle(msg)))

@@ -26,7 +26,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::kernel::PairKernel;
-use crate::neighbours::{CellGrid, Occupancy};
+use crate::neighbours::{CellGrid, Occupancy, RangeSink};
 use crate::particles::{group, Packed, LANES};
 use rayon::prelude::*;
 
@@ -345,6 +345,38 @@ unsafe fn pair_row<const D: usize, K: PairKernel, const SHIFT: bool>(
     own.3 = acc.visc.iter().fold(own.3, |m, &x| m.max(x));
 }
 
+/// The fluid–fluid pair rows of one particle (see [`RangeSink`] for why not a closure).
+struct FluidSink<'a, 'b, const D: usize, K, const SHIFT: bool> {
+    p: &'a Pass<'b, K>,
+    me: &'a Me<D>,
+    own: ([f64; D], f64, [f64; D], f32),
+    out: &'a Shared<D>,
+}
+
+impl<const D: usize, K: PairKernel, const SHIFT: bool> RangeSink for FluidSink<'_, '_, D, K, SHIFT> {
+    #[inline(always)]
+    fn range(&mut self, s: usize, e: usize) {
+        // SAFETY: the slab discipline of `Shared` is held by the caller of `slab`.
+        unsafe {
+            pair_row::<D, K, SHIFT>(self.p.c, self.p.kernel, self.me, self.p.fluid, (s, e), &mut self.own, self.out)
+        }
+    }
+}
+
+/// The fluid–marker rows of one fluid particle (own side only).
+struct MarkerSink<'a, 'b, const D: usize, K> {
+    p: &'a Pass<'b, K>,
+    me: &'a Me<D>,
+    own: ([f64; D], f64, [f64; D], f32),
+}
+
+impl<const D: usize, K: PairKernel> RangeSink for MarkerSink<'_, '_, D, K> {
+    #[inline(always)]
+    fn range(&mut self, s: usize, e: usize) {
+        marker_neighbours::<D, K>(self.p.c, self.p.kernel, self.me, self.p.markers, (s, e), &mut self.own)
+    }
+}
+
 /// One slab: every particle in `first..last` with its later fluid neighbours (both sides) and
 /// its markers (own side); returns the largest viscous term.
 ///
@@ -359,15 +391,13 @@ unsafe fn slab<const D: usize, K: PairKernel, const SHIFT: bool>(
     let mut visc = 0.0f32;
     for i in first..last {
         let me = Me::<D>::of(p.fluid, i, false);
-        let mut own = ([0.0f64; D], 0.0f64, [0.0f64; D], 0.0f32);
-        p.grid.for_each_range_after(p.fstarts, me.x, p.radius, i + 1, |s, e| {
-            pair_row::<D, K, SHIFT>(p.c, p.kernel, &me, p.fluid, (s, e), &mut own, out)
-        });
+        let mut pairs = FluidSink::<D, K, SHIFT> { p, me: &me, own: ([0.0f64; D], 0.0f64, [0.0f64; D], 0.0f32), out };
+        p.grid.for_each_range_after(p.fstarts, me.x, p.radius, i + 1, &mut pairs);
+        let mut walls = MarkerSink::<D, K> { p, me: &me, own: pairs.own };
         if p.marker_occupancy.near(me.x) {
-            p.grid.for_each_range(p.mstarts, me.x, p.radius, |s, e| {
-                marker_neighbours::<D, K>(p.c, p.kernel, &me, p.markers, (s, e), &mut own)
-            });
+            p.grid.for_each_range(p.mstarts, me.x, p.radius, &mut walls);
         }
+        let own = walls.own;
         let r = &mut *out.rhs.add(i);
         let sh = &mut *out.shift.add(i);
         r[..D].copy_from_slice(&own.0);
@@ -521,6 +551,20 @@ fn marker_row<const D: usize, K: PairKernel>(
     }
 }
 
+/// The fluid rows of one marker's reaction.
+struct ReactionSink<'a, 'b, const D: usize, K> {
+    p: &'a Pass<'b, K>,
+    me: &'a Me<D>,
+    sum: [f64; D],
+}
+
+impl<const D: usize, K: PairKernel> RangeSink for ReactionSink<'_, '_, D, K> {
+    #[inline(always)]
+    fn range(&mut self, s: usize, e: usize) {
+        marker_row::<D, K>(self.p.c, self.p.kernel, self.me, self.p.fluid, (s, e), &mut self.sum)
+    }
+}
+
 /// Markers `first..` (one chunk): the fluid's acceleration on those flagged in `wanted`.
 #[inline(always)]
 fn marker_chunk<const D: usize, K: PairKernel>(p: &Pass<K>, wanted: &[bool], first: usize, out: &mut [[f64; 3]]) {
@@ -531,11 +575,9 @@ fn marker_chunk<const D: usize, K: PairKernel>(p: &Pass<K>, wanted: &[bool], fir
             continue;
         }
         let me = Me::<D>::of(p.markers, i, true);
-        let mut sum = [0.0f64; D];
-        p.grid.for_each_range(p.fstarts, me.x, p.radius, |s, e| {
-            marker_row::<D, K>(p.c, p.kernel, &me, p.fluid, (s, e), &mut sum)
-        });
-        a[..D].copy_from_slice(&sum);
+        let mut sink = ReactionSink::<D, K> { p, me: &me, sum: [0.0f64; D] };
+        p.grid.for_each_range(p.fstarts, me.x, p.radius, &mut sink);
+        a[..D].copy_from_slice(&sink.sum);
     }
 }
 

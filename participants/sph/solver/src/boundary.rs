@@ -16,7 +16,7 @@ use crate::eos::Tait;
 use crate::kernel::PairKernel;
 use crate::neighbours::{CellGrid, Occupancy, RangeSink};
 use crate::parameters::BoundaryOptions;
-use crate::particles::{group, Packed, LANES};
+use crate::particles::{group, live, Packed, LANES};
 use rayon::prelude::*;
 
 /// Shepard sums of one marker: ΣW, Σ p W, Σ ρ W r (internal axes), Σ v W.
@@ -42,12 +42,13 @@ fn row<const D: usize, K: PairKernel>(
     let mut vw_l = [[0.0f32; LANES]; D];
     let mut j = s;
     while j < e {
+        let mask = live(e - j);
         let xs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&fp.x[k], j));
         let vs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&fp.v[k], j));
         let rhos = group(&fp.rho, j);
         let por = group(&fp.por, j);
         for l in 0..LANES {
-            let valid = if j + l < e { 1.0f32 } else { 0.0 };
+            let valid = mask[l];
             let mut dx = [0.0f32; D];
             let mut r2 = 0.0f32;
             for k in 0..D {

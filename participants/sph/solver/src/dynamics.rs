@@ -27,7 +27,7 @@
 
 use crate::kernel::PairKernel;
 use crate::neighbours::{CellGrid, Occupancy, RangeSink};
-use crate::particles::{group, Packed, LANES};
+use crate::particles::{group, live, Packed, LANES};
 use rayon::prelude::*;
 
 /// Particles per parallel task.
@@ -126,6 +126,7 @@ fn marker_neighbours<const D: usize, K: PairKernel>(
     let mut acc = Lanes::<D>::new();
     let mut j = s;
     while j < e {
+        let mask = live(e - j);
         let xs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&src.x[k], j));
         let vs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&src.v[k], j));
         let vvs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&src.vv[k], j));
@@ -133,7 +134,7 @@ fn marker_neighbours<const D: usize, K: PairKernel>(
         let irho = group(&src.inv_rho, j);
         let por = group(&src.por, j);
         for l in 0..LANES {
-            let valid = if j + l < e { 1.0f32 } else { 0.0 };
+            let valid = mask[l];
             let mut dx = [0.0f32; D];
             let mut r2 = 0.0f32;
             for k in 0..D {
@@ -246,6 +247,39 @@ unsafe impl<const D: usize> Sync for Shared<D> {}
 // SAFETY: as above.
 unsafe impl<const D: usize> Send for Shared<D> {}
 
+/// Adds the j side of one group (its first `m` lanes) into the scatter arrays, one array at a
+/// time so that a whole group (`m == LANES`, a constant after inlining) is a vector add.
+///
+/// # Safety
+/// Entries `j..j + m` belong to the calling task (the slab discipline of [`Shared`]).
+#[inline(always)]
+unsafe fn scatter_add<const D: usize>(
+    out: &Shared<D>,
+    j: usize,
+    ja: &[[f32; LANES]; D],
+    jd: &[f32; LANES],
+    js: &[[f32; LANES]; D],
+    m: usize,
+    shift: bool,
+) {
+    for k in 0..D {
+        let a = out.a[k].add(j);
+        for l in 0..m {
+            *a.add(l) += ja[k][l];
+        }
+        if shift {
+            let sk = out.s[k].add(j);
+            for l in 0..m {
+                *sk.add(l) += js[k][l];
+            }
+        }
+    }
+    let d = out.d.add(j);
+    for l in 0..m {
+        *d.add(l) += jd[l];
+    }
+}
+
 /// The pair terms of `me` (particle `i`) with fluid candidates `s..e` (all after `i`), both
 /// sides: i's side into `own`, j's side into the scatter arrays.
 ///
@@ -265,6 +299,7 @@ unsafe fn pair_row<const D: usize, K: PairKernel, const SHIFT: bool>(
     let mut acc = Lanes::<D>::new();
     let mut j = s;
     while j < e {
+        let mask = live(e - j);
         let xs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&src.x[k], j));
         let vs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&src.v[k], j));
         let rho = group(&src.rho, j);
@@ -274,7 +309,7 @@ unsafe fn pair_row<const D: usize, K: PairKernel, const SHIFT: bool>(
         let mut jd = [0.0f32; LANES];
         let mut js = [[0.0f32; LANES]; D];
         for l in 0..LANES {
-            let valid = if j + l < e { 1.0f32 } else { 0.0 };
+            let valid = mask[l];
             let mut dx = [0.0f32; D];
             let mut r2 = 0.0f32;
             for k in 0..D {
@@ -323,15 +358,11 @@ unsafe fn pair_row<const D: usize, K: PairKernel, const SHIFT: bool>(
             }
         }
         // SAFETY: entries j..j + m belong to this task's slab or the next (see `Shared`).
-        let m = (e - j).min(LANES);
-        for l in 0..m {
-            for k in 0..D {
-                *out.a[k].add(j + l) += ja[k][l];
-                if SHIFT {
-                    *out.s[k].add(j + l) += js[k][l];
-                }
-            }
-            *out.d.add(j + l) += jd[l];
+        // A whole group is written as one vector per array; a partial one lane by lane.
+        if e - j >= LANES {
+            scatter_add(out, j, &ja, &jd, &js, LANES, SHIFT);
+        } else {
+            scatter_add(out, j, &ja, &jd, &js, e - j, SHIFT);
         }
         j += LANES;
     }
@@ -512,13 +543,14 @@ fn marker_row<const D: usize, K: PairKernel>(
     let mut acc = [[0.0f32; LANES]; D];
     let mut j = s;
     while j < e {
+        let mask = live(e - j);
         let xs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&src.x[k], j));
         let vs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&src.v[k], j));
         let rho = group(&src.rho, j);
         let irho = group(&src.inv_rho, j);
         let por = group(&src.por, j);
         for l in 0..LANES {
-            let valid = if j + l < e { 1.0f32 } else { 0.0 };
+            let valid = mask[l];
             let mut dx = [0.0f32; D];
             let mut r2 = 0.0f32;
             for k in 0..D {

@@ -48,7 +48,7 @@ fn surge_front_follows_the_experiments() {
     // Criteria (docs/sph.md, "Dam break", has the resolution and model study behind them):
     // (1) at every measured point of the three series with 1 ≤ T ≤ 3, the simulated front is
     //     at most 18 % ahead and at most 5 % behind. 18 %: the converged model (a/dp = 100)
-    //     leads by up to 15.5 % on Koshizuka & Oka and about 17.6 % on Martin & Moyce's
+    //     leads by up to 15.5 % on Koshizuka & Oka and 17.4 % on Martin & Moyce's
     //     T = 1.22 point; the lead does not shrink with resolution, floor friction, the front's
     //     definition or the initial state, so it is the model's error (an instantaneous,
     //     frictionless release), and this coarse run must not be further off than that. The

@@ -7,14 +7,15 @@
 //!
 //! Options: `no_slip` (walls), `alpha=X` (artificial viscosity), `gate=V` (a gate at x = a,
 //! lifted at V m/s from t = 0, for a = 1 m), `no_hydrostatic` (start at uniform density),
-//! `k=N` (neighbours for the second front, default 4).
+//! `sound=F` (sound speed F √(g 2a) instead of 20 √(g 2a)), `delta=X` (δ-SPH), `k=N` (neighbours for the second
+//! front, default 4).
 
 #[path = "../tests/support/mod.rs"]
 mod support;
 
 use nalgebra::{Point3, Vector3};
 use support::{add_tank, at, slab, G, KOSHIZUKA_OKA};
-use tidelink_sph_solver::{Dimension, Parameters, Scene, Simulation, Viscosity};
+use tidelink_sph_solver::{DensityDiffusion, Dimension, Parameters, Scene, Simulation, Viscosity};
 
 /// The rightmost particle with at least `k` fluid neighbours within `radius`, plus dp/2.
 fn dense_front(sim: &Simulation, radius: f64, k: usize) -> f64 {
@@ -44,6 +45,10 @@ fn main() -> Result<(), String> {
             None if o == "no_hydrostatic" => hydrostatic = false,
             Some(("alpha", v)) => params.viscosity = Viscosity::Artificial { alpha: num(v)? },
             Some(("gate", v)) => gate = Some(num(v)?),
+            Some(("delta", v)) => {
+                params.density_diffusion = Some(DensityDiffusion { delta: num(v)?, hydrostatic_correction: true })
+            }
+            Some(("sound", v)) => params.sound_speed = num(v)? * (G * 2.0 * a).sqrt(),
             Some(("k", v)) => k = num(v)? as usize,
             _ => return Err(format!("unknown option {o}")),
         }

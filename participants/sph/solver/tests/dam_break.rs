@@ -49,10 +49,11 @@ fn surge_front_follows_the_experiments() {
     // (1) at every measured point of the three series with 1 ≤ T ≤ 3, the simulated front is
     //     at most 18 % ahead and at most 5 % behind. 18 %: the converged model (a/dp = 100)
     //     leads by up to 15.5 % on Koshizuka & Oka and 17.4 % on Martin & Moyce's
-    //     T = 1.22 point; the lead does not shrink with resolution, floor friction, the front's
-    //     definition or the initial state, so it is the model's error (an instantaneous,
-    //     frictionless release), and this coarse run must not be further off than that. The
-    //     ±10 % the spec suggests for 1 ≤ T < 2 is not met (11–14 % at this resolution).
+    //     T = 1.22 point; the lead does not shrink with resolution, the no-slip option, the
+    //     initial state or a front that skips isolated particles, so it is the model's error
+    //     (an instantaneous, frictionless release leaving a thin fast tongue), and this coarse
+    //     run must not be further off than that. The ±10 % one would like for 1 ≤ T < 2 is
+    //     not met (11–14 % at this resolution).
     // (2) From T = 2 on, within 10 % of Koshizuka & Oka (the experiments scatter by ~5 %).
     // (3) The front speed dZ/dT over 2 ≤ T ≤ 3 within 10 % of theirs.
     let mut worst_late: f64 = 0.0;

@@ -11,11 +11,12 @@
 // Index loops over the fixed-size lane arrays are the pattern the vectoriser handles best.
 #![allow(clippy::needless_range_loop)]
 
+use crate::dynamics::{wide_vectors, CHUNK};
 use crate::eos::Tait;
 use crate::kernel::PairKernel;
-use crate::neighbours::{CellGrid, Occupancy};
+use crate::neighbours::{CellGrid, Occupancy, RangeSink};
 use crate::parameters::BoundaryOptions;
-use crate::particles::{group, Packed, LANES};
+use crate::particles::{group, live, Packed, LANES};
 use rayon::prelude::*;
 
 /// Shepard sums of one marker: ΣW, Σ p W, Σ ρ W r (internal axes), Σ v W.
@@ -41,12 +42,13 @@ fn row<const D: usize, K: PairKernel>(
     let mut vw_l = [[0.0f32; LANES]; D];
     let mut j = s;
     while j < e {
+        let mask = live(e - j);
         let xs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&fp.x[k], j));
         let vs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&fp.v[k], j));
         let rhos = group(&fp.rho, j);
         let por = group(&fp.por, j);
         for l in 0..LANES {
-            let valid = if j + l < e { 1.0f32 } else { 0.0 };
+            let valid = mask[l];
             let mut dx = [0.0f32; D];
             let mut r2 = 0.0f32;
             for k in 0..D {
@@ -73,6 +75,94 @@ fn row<const D: usize, K: PairKernel>(
     }
 }
 
+/// The Shepard rows of one marker (a struct, not a closure: see [`RangeSink`]).
+struct ShepardSink<'a, const D: usize, K> {
+    kernel: &'a K,
+    inv_h: f32,
+    me: [f32; D],
+    fp: &'a Packed,
+    sums: Sums<D>,
+}
+
+impl<const D: usize, K: PairKernel> RangeSink for ShepardSink<'_, D, K> {
+    #[inline(always)]
+    fn range(&mut self, s: usize, e: usize) {
+        row::<D, K>(self.kernel, self.inv_h, self.me, self.fp, (s, e), &mut self.sums)
+    }
+}
+
+/// The inputs of the boundary pass that every marker reads.
+struct Inputs<'a, K> {
+    kernel: &'a K,
+    inv_h: f32,
+    grid: &'a CellGrid,
+    radius: f32,
+    fp: &'a Packed,
+    fstarts: &'a [u32],
+    mp: &'a Packed,
+    acc: &'a [Vec<f64>; 3],
+    g: [f64; 3],
+    opts: BoundaryOptions,
+    eos: &'a Tait,
+    occupancy: &'a Occupancy,
+}
+
+/// Markers `first..first + out.len()`: `[ρ, p/ρ, viscous velocity]` of each.
+#[inline(always)]
+fn chunk<const D: usize, K: PairKernel>(inp: &Inputs<K>, first: usize, out: &mut [[f32; 6]]) {
+    let rho0 = inp.eos.rest_density;
+    let mp = inp.mp;
+    for (o, slot) in out.iter_mut().enumerate() {
+        let i = first + o;
+        let me: [f32; D] = std::array::from_fn(|k| mp.x[k][i]);
+        let mut sink = ShepardSink::<D, K> {
+            kernel: inp.kernel,
+            inv_h: inp.inv_h,
+            me,
+            fp: inp.fp,
+            sums: Sums { w: 0.0, pw: 0.0, rw: [0.0; D], vw: [0.0; D] },
+        };
+        if inp.occupancy.near(me) {
+            inp.grid.for_each_range(inp.fstarts, me, inp.radius, &mut sink);
+        }
+        let s = sink.sums;
+        let mut out = [0.0f32; 6];
+        if s.w > 0.0 {
+            let mut hydro = 0.0;
+            for k in 0..D {
+                hydro += (inp.g[k] - inp.acc[k][i]) * s.rw[k];
+            }
+            let mut p = (s.pw + hydro) / s.w;
+            if inp.opts.clamp_negative_pressure {
+                p = p.max(0.0);
+            }
+            let rho = inp.eos.density(p).max(0.5 * rho0);
+            out[0] = rho as f32;
+            out[1] = (p / rho) as f32;
+            for k in 0..D {
+                let vw = mp.v[k][i] as f64;
+                out[2 + k] = if inp.opts.no_slip { (2.0 * vw - s.vw[k] / s.w) as f32 } else { vw as f32 };
+            }
+        } else {
+            out[0] = rho0 as f32;
+            for k in 0..D {
+                out[2 + k] = mp.v[k][i];
+            }
+        }
+        *slot = out;
+    }
+}
+
+/// [`chunk`] compiled for 256-bit vectors.
+///
+/// # Safety
+/// Only call where [`wide_vectors`] is true.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn chunk_wide<const D: usize, K: PairKernel>(inp: &Inputs<K>, first: usize, out: &mut [[f32; 6]]) {
+    chunk::<D, K>(inp, first, out)
+}
+
 /// Sets density, p/ρ and viscous velocity of every marker in `markers` (whose positions and
 /// wall velocities are filled) from the fluid; `acc` is each marker's acceleration and `g`
 /// gravity, both on the internal axes.
@@ -93,44 +183,21 @@ pub(crate) fn adami_pass<const D: usize, K: PairKernel>(
 ) {
     let (fp, fstarts) = fluid;
     let n = markers.rho.len() - LANES;
-    let rho0 = eos.rest_density;
+    scratch.clear();
+    scratch.resize(n, [0.0; 6]);
     {
-        let mp: &Packed = markers;
-        (0..n)
-            .into_par_iter()
-            .with_min_len(64)
-            .map(|i| {
-                let me: [f32; D] = std::array::from_fn(|k| mp.x[k][i]);
-                let mut s = Sums::<D> { w: 0.0, pw: 0.0, rw: [0.0; D], vw: [0.0; D] };
-                if occupancy.near(me) {
-                    grid.for_each_range(fstarts, me, radius, |a, b| row::<D, K>(kernel, inv_h, me, fp, (a, b), &mut s));
-                }
-                let mut out = [0.0f32; 6];
-                if s.w > 0.0 {
-                    let mut hydro = 0.0;
-                    for k in 0..D {
-                        hydro += (g[k] - acc[k][i]) * s.rw[k];
-                    }
-                    let mut p = (s.pw + hydro) / s.w;
-                    if opts.clamp_negative_pressure {
-                        p = p.max(0.0);
-                    }
-                    let rho = eos.density(p).max(0.5 * rho0);
-                    out[0] = rho as f32;
-                    out[1] = (p / rho) as f32;
-                    for k in 0..D {
-                        let vw = mp.v[k][i] as f64;
-                        out[2 + k] = if opts.no_slip { (2.0 * vw - s.vw[k] / s.w) as f32 } else { vw as f32 };
-                    }
-                } else {
-                    out[0] = rho0 as f32;
-                    for k in 0..D {
-                        out[2 + k] = mp.v[k][i];
-                    }
-                }
-                out
-            })
-            .collect_into_vec(scratch);
+        let inp = Inputs { kernel, inv_h, grid, radius, fp, fstarts, mp: &*markers, acc, g, opts, eos, occupancy };
+        let wide = wide_vectors();
+        scratch.par_chunks_mut(CHUNK).enumerate().for_each(|(ci, out)| {
+            #[cfg(target_arch = "x86_64")]
+            if wide {
+                // SAFETY: the CPU has AVX2 (checked by `wide_vectors`).
+                unsafe { chunk_wide::<D, K>(&inp, ci * CHUNK, out) };
+                return;
+            }
+            let _ = wide;
+            chunk::<D, K>(&inp, ci * CHUNK, out)
+        });
     }
     for (i, o) in scratch.iter().enumerate() {
         markers.rho[i] = o[0];

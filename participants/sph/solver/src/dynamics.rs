@@ -26,8 +26,8 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::kernel::PairKernel;
-use crate::neighbours::{CellGrid, Occupancy};
-use crate::particles::{group, Packed, LANES};
+use crate::neighbours::{CellGrid, Occupancy, RangeSink};
+use crate::particles::{group, live, Packed, LANES};
 use rayon::prelude::*;
 
 /// Particles per parallel task.
@@ -126,6 +126,7 @@ fn marker_neighbours<const D: usize, K: PairKernel>(
     let mut acc = Lanes::<D>::new();
     let mut j = s;
     while j < e {
+        let mask = live(e - j);
         let xs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&src.x[k], j));
         let vs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&src.v[k], j));
         let vvs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&src.vv[k], j));
@@ -133,7 +134,7 @@ fn marker_neighbours<const D: usize, K: PairKernel>(
         let irho = group(&src.inv_rho, j);
         let por = group(&src.por, j);
         for l in 0..LANES {
-            let valid = if j + l < e { 1.0f32 } else { 0.0 };
+            let valid = mask[l];
             let mut dx = [0.0f32; D];
             let mut r2 = 0.0f32;
             for k in 0..D {
@@ -246,6 +247,39 @@ unsafe impl<const D: usize> Sync for Shared<D> {}
 // SAFETY: as above.
 unsafe impl<const D: usize> Send for Shared<D> {}
 
+/// Adds the j side of one group (its first `m` lanes) into the scatter arrays, one array at a
+/// time so that a whole group (`m == LANES`, a constant after inlining) is a vector add.
+///
+/// # Safety
+/// Entries `j..j + m` belong to the calling task (the slab discipline of [`Shared`]).
+#[inline(always)]
+unsafe fn scatter_add<const D: usize>(
+    out: &Shared<D>,
+    j: usize,
+    ja: &[[f32; LANES]; D],
+    jd: &[f32; LANES],
+    js: &[[f32; LANES]; D],
+    m: usize,
+    shift: bool,
+) {
+    for k in 0..D {
+        let a = out.a[k].add(j);
+        for l in 0..m {
+            *a.add(l) += ja[k][l];
+        }
+        if shift {
+            let sk = out.s[k].add(j);
+            for l in 0..m {
+                *sk.add(l) += js[k][l];
+            }
+        }
+    }
+    let d = out.d.add(j);
+    for l in 0..m {
+        *d.add(l) += jd[l];
+    }
+}
+
 /// The pair terms of `me` (particle `i`) with fluid candidates `s..e` (all after `i`), both
 /// sides: i's side into `own`, j's side into the scatter arrays.
 ///
@@ -265,6 +299,7 @@ unsafe fn pair_row<const D: usize, K: PairKernel, const SHIFT: bool>(
     let mut acc = Lanes::<D>::new();
     let mut j = s;
     while j < e {
+        let mask = live(e - j);
         let xs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&src.x[k], j));
         let vs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&src.v[k], j));
         let rho = group(&src.rho, j);
@@ -274,7 +309,7 @@ unsafe fn pair_row<const D: usize, K: PairKernel, const SHIFT: bool>(
         let mut jd = [0.0f32; LANES];
         let mut js = [[0.0f32; LANES]; D];
         for l in 0..LANES {
-            let valid = if j + l < e { 1.0f32 } else { 0.0 };
+            let valid = mask[l];
             let mut dx = [0.0f32; D];
             let mut r2 = 0.0f32;
             for k in 0..D {
@@ -323,15 +358,11 @@ unsafe fn pair_row<const D: usize, K: PairKernel, const SHIFT: bool>(
             }
         }
         // SAFETY: entries j..j + m belong to this task's slab or the next (see `Shared`).
-        let m = (e - j).min(LANES);
-        for l in 0..m {
-            for k in 0..D {
-                *out.a[k].add(j + l) += ja[k][l];
-                if SHIFT {
-                    *out.s[k].add(j + l) += js[k][l];
-                }
-            }
-            *out.d.add(j + l) += jd[l];
+        // A whole group is written as one vector per array; a partial one lane by lane.
+        if e - j >= LANES {
+            scatter_add(out, j, &ja, &jd, &js, LANES, SHIFT);
+        } else {
+            scatter_add(out, j, &ja, &jd, &js, e - j, SHIFT);
         }
         j += LANES;
     }
@@ -343,6 +374,38 @@ unsafe fn pair_row<const D: usize, K: PairKernel, const SHIFT: bool>(
     }
     own.1 += acc.d.iter().sum::<f32>() as f64;
     own.3 = acc.visc.iter().fold(own.3, |m, &x| m.max(x));
+}
+
+/// The fluid–fluid pair rows of one particle (see [`RangeSink`] for why not a closure).
+struct FluidSink<'a, 'b, const D: usize, K, const SHIFT: bool> {
+    p: &'a Pass<'b, K>,
+    me: &'a Me<D>,
+    own: ([f64; D], f64, [f64; D], f32),
+    out: &'a Shared<D>,
+}
+
+impl<const D: usize, K: PairKernel, const SHIFT: bool> RangeSink for FluidSink<'_, '_, D, K, SHIFT> {
+    #[inline(always)]
+    fn range(&mut self, s: usize, e: usize) {
+        // SAFETY: the slab discipline of `Shared` is held by the caller of `slab`.
+        unsafe {
+            pair_row::<D, K, SHIFT>(self.p.c, self.p.kernel, self.me, self.p.fluid, (s, e), &mut self.own, self.out)
+        }
+    }
+}
+
+/// The fluid–marker rows of one fluid particle (own side only).
+struct MarkerSink<'a, 'b, const D: usize, K> {
+    p: &'a Pass<'b, K>,
+    me: &'a Me<D>,
+    own: ([f64; D], f64, [f64; D], f32),
+}
+
+impl<const D: usize, K: PairKernel> RangeSink for MarkerSink<'_, '_, D, K> {
+    #[inline(always)]
+    fn range(&mut self, s: usize, e: usize) {
+        marker_neighbours::<D, K>(self.p.c, self.p.kernel, self.me, self.p.markers, (s, e), &mut self.own)
+    }
 }
 
 /// One slab: every particle in `first..last` with its later fluid neighbours (both sides) and
@@ -359,15 +422,13 @@ unsafe fn slab<const D: usize, K: PairKernel, const SHIFT: bool>(
     let mut visc = 0.0f32;
     for i in first..last {
         let me = Me::<D>::of(p.fluid, i, false);
-        let mut own = ([0.0f64; D], 0.0f64, [0.0f64; D], 0.0f32);
-        p.grid.for_each_range_after(p.fstarts, me.x, p.radius, i + 1, |s, e| {
-            pair_row::<D, K, SHIFT>(p.c, p.kernel, &me, p.fluid, (s, e), &mut own, out)
-        });
+        let mut pairs = FluidSink::<D, K, SHIFT> { p, me: &me, own: ([0.0f64; D], 0.0f64, [0.0f64; D], 0.0f32), out };
+        p.grid.for_each_range_after(p.fstarts, me.x, p.radius, i + 1, &mut pairs);
+        let mut walls = MarkerSink::<D, K> { p, me: &me, own: pairs.own };
         if p.marker_occupancy.near(me.x) {
-            p.grid.for_each_range(p.mstarts, me.x, p.radius, |s, e| {
-                marker_neighbours::<D, K>(p.c, p.kernel, &me, p.markers, (s, e), &mut own)
-            });
+            p.grid.for_each_range(p.mstarts, me.x, p.radius, &mut walls);
         }
+        let own = walls.own;
         let r = &mut *out.rhs.add(i);
         let sh = &mut *out.shift.add(i);
         r[..D].copy_from_slice(&own.0);
@@ -482,13 +543,14 @@ fn marker_row<const D: usize, K: PairKernel>(
     let mut acc = [[0.0f32; LANES]; D];
     let mut j = s;
     while j < e {
+        let mask = live(e - j);
         let xs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&src.x[k], j));
         let vs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&src.v[k], j));
         let rho = group(&src.rho, j);
         let irho = group(&src.inv_rho, j);
         let por = group(&src.por, j);
         for l in 0..LANES {
-            let valid = if j + l < e { 1.0f32 } else { 0.0 };
+            let valid = mask[l];
             let mut dx = [0.0f32; D];
             let mut r2 = 0.0f32;
             for k in 0..D {
@@ -521,6 +583,20 @@ fn marker_row<const D: usize, K: PairKernel>(
     }
 }
 
+/// The fluid rows of one marker's reaction.
+struct ReactionSink<'a, 'b, const D: usize, K> {
+    p: &'a Pass<'b, K>,
+    me: &'a Me<D>,
+    sum: [f64; D],
+}
+
+impl<const D: usize, K: PairKernel> RangeSink for ReactionSink<'_, '_, D, K> {
+    #[inline(always)]
+    fn range(&mut self, s: usize, e: usize) {
+        marker_row::<D, K>(self.p.c, self.p.kernel, self.me, self.p.fluid, (s, e), &mut self.sum)
+    }
+}
+
 /// Markers `first..` (one chunk): the fluid's acceleration on those flagged in `wanted`.
 #[inline(always)]
 fn marker_chunk<const D: usize, K: PairKernel>(p: &Pass<K>, wanted: &[bool], first: usize, out: &mut [[f64; 3]]) {
@@ -531,11 +607,9 @@ fn marker_chunk<const D: usize, K: PairKernel>(p: &Pass<K>, wanted: &[bool], fir
             continue;
         }
         let me = Me::<D>::of(p.markers, i, true);
-        let mut sum = [0.0f64; D];
-        p.grid.for_each_range(p.fstarts, me.x, p.radius, |s, e| {
-            marker_row::<D, K>(p.c, p.kernel, &me, p.fluid, (s, e), &mut sum)
-        });
-        a[..D].copy_from_slice(&sum);
+        let mut sink = ReactionSink::<D, K> { p, me: &me, sum: [0.0f64; D] };
+        p.grid.for_each_range(p.fstarts, me.x, p.radius, &mut sink);
+        a[..D].copy_from_slice(&sink.sum);
     }
 }
 

@@ -10,6 +10,22 @@
 
 use crate::error::{Result, SphError};
 
+/// Receives the candidate ranges of a query. The pair loops implement it on small structs whose
+/// `range` is always inlined: a closure would be a separate function, compiled without the
+/// AVX2 features of the caller that dispatches on them. Closures implement it too, for the
+/// cold paths.
+pub(crate) trait RangeSink {
+    /// Candidates `s..e` (binned indices).
+    fn range(&mut self, s: usize, e: usize);
+}
+
+impl<F: FnMut(usize, usize)> RangeSink for F {
+    #[inline(always)]
+    fn range(&mut self, s: usize, e: usize) {
+        self(s, e)
+    }
+}
+
 /// Geometry of the grid: origin, cell size and cell counts along the internal axes.
 #[derive(Debug, Clone)]
 pub(crate) struct CellGrid {
@@ -89,27 +105,21 @@ impl CellGrid {
     /// Calls `f(start, end)` for each index range of binned particles (cell table `starts`)
     /// that may lie within `radius` of `p`; `p` is relative to the grid origin, in f32 as the
     /// pair loops hold it.
-    #[inline]
-    pub fn for_each_range<const D: usize>(
-        &self,
-        starts: &[u32],
-        p: [f32; D],
-        radius: f32,
-        f: impl FnMut(usize, usize),
-    ) {
+    #[inline(always)]
+    pub fn for_each_range<const D: usize>(&self, starts: &[u32], p: [f32; D], radius: f32, f: &mut impl RangeSink) {
         self.for_each_range_after(starts, p, radius, 0, f)
     }
 
     /// [`CellGrid::for_each_range`] restricted to indices `≥ after`: rows that end before it
     /// are skipped before any arithmetic, and ranges are clipped.
-    #[inline]
+    #[inline(always)]
     pub fn for_each_range_after<const D: usize>(
         &self,
         starts: &[u32],
         p: [f32; D],
         radius: f32,
         after: usize,
-        mut f: impl FnMut(usize, usize),
+        f: &mut impl RangeSink,
     ) {
         let c = self.cell.map(|c| c as f32);
         let inv = self.inv_cell.map(|c| c as f32);
@@ -140,7 +150,7 @@ impl CellGrid {
                 let (x0, x1) = (clamp(p[0] - chord, 0), clamp(p[0] + chord, 0));
                 let (s, e) = ((starts[base + x0] as usize).max(after), starts[base + x1 + 1] as usize);
                 if e > s {
-                    f(s, e);
+                    f.range(s, e);
                 }
             }
         }
@@ -181,7 +191,7 @@ impl Occupancy {
     }
 
     /// Whether any marked point may lie within the radius of `p` (never a false "no").
-    #[inline]
+    #[inline(always)]
     pub fn near<const D: usize>(&self, p: [f32; D]) -> bool {
         let mut lo = [0usize; 3];
         let mut hi = [0usize; 3];
@@ -247,7 +257,7 @@ mod tests {
         for (i, p) in sorted.iter().enumerate() {
             let rel: [f32; D] = std::array::from_fn(|k| (p[k] - grid.origin[k]) as f32);
             let mut found = Vec::new();
-            grid.for_each_range(&starts, rel, radius as f32, |s, e| found.extend(s..e));
+            grid.for_each_range(&starts, rel, radius as f32, &mut |s, e| found.extend(s..e));
             let dist2 = |j: usize| (0..D).map(|k| (p[k] - sorted[j][k]).powi(2)).sum::<f64>();
             let mut near: Vec<usize> = found.iter().copied().filter(|&j| dist2(j) < radius * radius).collect();
             let brute: Vec<usize> = (0..n).filter(|&j| dist2(j) < radius * radius).collect();

@@ -17,6 +17,25 @@ pub(crate) fn group(a: &[f32], j: usize) -> &[f32; LANES] {
     a[j..j + LANES].try_into().expect("packed arrays are padded")
 }
 
+/// Ones then zeros: [`live`] reads its lane mask from here.
+static RAMP: [f32; 2 * LANES] = {
+    let mut r = [0.0f32; 2 * LANES];
+    let mut i = 0;
+    while i < LANES {
+        r[i] = 1.0;
+        i += 1;
+    }
+    r
+};
+
+/// 1.0 for the first `min(n, LANES)` lanes of a group and 0.0 for the rest: one load instead
+/// of a 64-bit index comparison per lane (which the vectoriser handles poorly).
+#[inline(always)]
+pub(crate) fn live(n: usize) -> &'static [f32; LANES] {
+    let skip = LANES - n.min(LANES);
+    RAMP[skip..skip + LANES].try_into().expect("RAMP holds two groups")
+}
+
 /// Fluid particles (first `dim` axes of each array used).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Fluid {
@@ -171,6 +190,14 @@ fn resize_pad(a: &mut Vec<f32>, len: usize, n: usize, pad: f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn live_masks_the_lanes_past_the_end() {
+        assert_eq!(live(0), &[0.0; LANES]);
+        assert_eq!(live(3), &[1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+        assert_eq!(live(8), &[1.0; LANES]);
+        assert_eq!(live(100), &[1.0; LANES]);
+    }
 
     #[test]
     fn permute_and_retain_move_every_array_together() {

@@ -341,9 +341,10 @@ impl Simulation {
                 }
             };
             match self.dim {
-                2 => grid
-                    .for_each_range(starts, [me[0], me[1]], self.kernel.support() as f32, |s, e| visit(s, e, &mut c)),
-                _ => grid.for_each_range(starts, [me[0], me[1], me[2]], self.kernel.support() as f32, |s, e| {
+                2 => grid.for_each_range(starts, [me[0], me[1]], self.kernel.support() as f32, &mut |s, e| {
+                    visit(s, e, &mut c)
+                }),
+                _ => grid.for_each_range(starts, [me[0], me[1], me[2]], self.kernel.support() as f32, &mut |s, e| {
                     visit(s, e, &mut c)
                 }),
             }

@@ -45,11 +45,17 @@ fn surge_front_follows_the_experiments() {
         Ok(()) => eprintln!("plot: {}", png.display()),
         Err(e) => eprintln!("plot not written: {e}"),
     }
-    // The simulated release is instantaneous; the experiments' gate took time to lift, so the
-    // simulated front leads by a roughly constant 0.1–0.25 a from T ≈ 1 on and then travels at
-    // the measured speed. Checked: (1) at every measured point with 1 ≤ T ≤ 3 the simulated
-    // front is at most 0.3 a ahead and at most 0.05 a behind; (2) from T = 2 on, within 10 %
-    // of Koshizuka & Oka; (3) the front speed dZ/dT over 2 ≤ T ≤ 3 within 10 % of theirs.
+    // Criteria (docs/sph.md, "Dam break", has the resolution and model study behind them):
+    // (1) at every measured point of the three series with 1 ≤ T ≤ 3, the simulated front is
+    //     at most 18 % ahead and at most 5 % behind. 18 %: the converged model (a/dp = 100)
+    //     leads by up to 15.5 % on Koshizuka & Oka and 17.4 % on Martin & Moyce's
+    //     T = 1.22 point; the lead does not shrink with resolution, the no-slip option, the
+    //     initial state or a front that skips isolated particles, so it is the model's error
+    //     (an instantaneous, frictionless release leaving a thin fast tongue), and this coarse
+    //     run must not be further off than that. The ±10 % one would like for 1 ≤ T < 2 is
+    //     not met (11–14 % at this resolution).
+    // (2) From T = 2 on, within 10 % of Koshizuka & Oka (the experiments scatter by ~5 %).
+    // (3) The front speed dZ/dT over 2 ≤ T ≤ 3 within 10 % of theirs.
     let mut worst_late: f64 = 0.0;
     for (name, data) in
         [("K&O", &KOSHIZUKA_OKA[..]), ("M&M 2.25 in", &MARTIN_MOYCE[..]), ("M&M 1.125 in", &MARTIN_MOYCE_SMALL[..])]
@@ -58,7 +64,7 @@ fn surge_front_follows_the_experiments() {
             let zs = at(&history, t);
             let rel = zs / z - 1.0;
             eprintln!("{name}: T = {t:.2}: experiment Z = {z:.2}, SPH {zs:.3} ({rel:+.3})");
-            assert!(zs - z < 0.3 && z - zs < 0.05, "{name} at T = {t}: SPH front {zs:.3} against {z:.2}");
+            assert!((-0.05..0.18).contains(&rel), "{name} at T = {t}: SPH front {zs:.3} against {z:.2} ({rel:+.3})");
             if name == "K&O" && t >= 2.0 {
                 worst_late = worst_late.max(rel.abs());
             }

@@ -305,9 +305,9 @@ def run(module: ExternalForceModule, argv: Optional[Sequence[str]] = None, spin_
 
     After each reply it polls for the next request for ``spin_us`` microseconds before it
     sleeps (default: the ``TIDELINK_PTO_SPIN_US`` environment variable, which the host reads
-    too, else 200; 0 turns it off, e.g. for a module that must not use CPU while idle)."""
+    too, else 1000; 0 turns it off, e.g. for a module that must not use CPU while idle)."""
     if spin_us is None:
-        spin_us = float(os.environ.get(SPIN_ENV, "200"))
+        spin_us = float(os.environ.get(SPIN_ENV, "1000"))
     port = _port(sys.argv[1:] if argv is None else argv)
     dispatcher = Dispatcher(module)
     with socket.create_connection(("127.0.0.1", port)) as sock, sock.makefile("rb") as reader:

@@ -21,5 +21,5 @@ pub const PORT_FLAG: &str = "--tidelink-port";
 /// The environment variable that carries the same port (`TIDELINK_PORT`).
 pub const PORT_ENV: &str = "TIDELINK_PORT";
 /// Microseconds the host (and the Python helper, which inherits it) polls for a reply or a
-/// request before sleeping; unset: 100 for the host, 200 for the helper; 0 turns polling off.
+/// request before sleeping; unset: 100 for the host, 1000 for the Python helper; 0 turns polling off.
 pub const SPIN_ENV: &str = "TIDELINK_PTO_SPIN_US";

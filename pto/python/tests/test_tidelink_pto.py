@@ -5,6 +5,7 @@ import contextlib
 import importlib.util
 import io
 import math
+import os
 import socket
 import struct
 import sys
@@ -128,6 +129,18 @@ class State(unittest.TestCase):
         with self.assertRaises(AttributeError):
             s.rel_accel  # noqa: B018
         self.assertEqual(PtoState(0, 0, [1, 2], []).names, ["displacement", "velocity"])
+
+
+class PollTime(unittest.TestCase):
+    def test_a_bad_poll_time_stops_with_the_variables_name(self):
+        for bad in ("abc", "-5", "1.5", "2000000"):
+            os.environ["TIDELINK_PTO_SPIN_US"] = bad
+            try:
+                with self.assertRaises(SystemExit) as e:
+                    run(ExternalForceModule(), ["--tidelink-port", "1"])
+                self.assertIn("TIDELINK_PTO_SPIN_US", str(e.exception.code))
+            finally:
+                del os.environ["TIDELINK_PTO_SPIN_US"]
 
 
 class OverASocket(unittest.TestCase):

@@ -307,7 +307,10 @@ def run(module: ExternalForceModule, argv: Optional[Sequence[str]] = None, spin_
     sleeps (default: the ``TIDELINK_PTO_SPIN_US`` environment variable, which the host reads
     too, else 1000; 0 turns it off, e.g. for a module that must not use CPU while idle)."""
     if spin_us is None:
-        spin_us = float(os.environ.get(SPIN_ENV, "1000"))
+        text = os.environ.get(SPIN_ENV, "").strip() or "1000"
+        if not text.isdigit() or int(text) > 1_000_000:
+            raise SystemExit(f"{SPIN_ENV}={text!r} is not a poll time: give whole microseconds from 0 (off) to 1000000")
+        spin_us = float(text)
     port = _port(sys.argv[1:] if argv is None else argv)
     dispatcher = Dispatcher(module)
     with socket.create_connection(("127.0.0.1", port)) as sock, sock.makefile("rb") as reader:

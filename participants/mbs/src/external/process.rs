@@ -20,13 +20,19 @@ pub const MIN_CONNECT: Duration = Duration::from_secs(10);
 /// and costs at most this much CPU.
 pub const REPLY_SPIN: Duration = Duration::from_micros(100);
 
-/// [`REPLY_SPIN`], or the microseconds [`SPIN_ENV`] gives.
-fn reply_spin() -> Duration {
-    std::env::var(SPIN_ENV)
-        .ok()
-        .and_then(|v| v.trim().parse::<f64>().ok())
-        .filter(|us| us.is_finite() && *us >= 0.0)
-        .map_or(REPLY_SPIN, |us| Duration::from_secs_f64(us * 1e-6))
+/// [`REPLY_SPIN`], or the whole microseconds (0 to 1 000 000) [`SPIN_ENV`] gives; anything
+/// else is an error naming the variable.
+fn reply_spin() -> Result<Duration, String> {
+    spin_from(std::env::var(SPIN_ENV).ok().as_deref())
+}
+
+fn spin_from(text: Option<&str>) -> Result<Duration, String> {
+    match text.map(str::trim) {
+        None | Some("") => Ok(REPLY_SPIN),
+        Some(t) => t.parse::<u64>().ok().filter(|us| *us <= 1_000_000).map(Duration::from_micros).ok_or_else(|| {
+            format!("{SPIN_ENV}={t:?} is not a poll time: give whole microseconds from 0 (off) to 1000000, or unset it")
+        }),
+    }
 }
 
 /// A running module connected over TCP loopback.
@@ -70,6 +76,7 @@ fn start(argv: &[String], port: u16) -> io::Result<Child> {
 #[derive(Debug)]
 pub struct Launched {
     child: Option<Child>,
+    spin: Duration,
     listener: TcpListener,
     port: u16,
 }
@@ -81,6 +88,7 @@ impl Launched {
         if command.is_empty() {
             return Err("the command is empty".into());
         }
+        let spin = reply_spin()?;
         let argv = resolve(command, dir);
         let listener = TcpListener::bind(("127.0.0.1", 0)).map_err(|e| format!("cannot listen on 127.0.0.1: {e}"))?;
         let port = listener.local_addr().map_err(|e| e.to_string())?.port();
@@ -93,7 +101,7 @@ impl Launched {
             other => other,
         }
         .map_err(|e| format!("cannot start {:?}: {e}", argv))?;
-        let mut launched = Launched { child: Some(child), listener, port };
+        let mut launched = Launched { child: Some(child), spin, listener, port };
         launched.listener.set_nonblocking(true).map_err(|e| launched.abandon(e.to_string()))?;
         Ok(launched)
     }
@@ -141,7 +149,7 @@ impl Launched {
             return Err(self.abandon(format!("setting up its connection failed: {e}")));
         }
         let child = self.child.take().ok_or("the module process is gone")?;
-        Ok(ModuleProcess { child, stream, timeout, spin: reply_spin(), reaped: None })
+        Ok(ModuleProcess { child, stream, timeout, spin: self.spin, reaped: None })
     }
 }
 
@@ -246,5 +254,21 @@ impl ModuleProcess {
 impl Drop for ModuleProcess {
     fn drop(&mut self) {
         self.terminate();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_poll_time_is_whole_microseconds_or_an_error_naming_the_variable() {
+        assert_eq!(spin_from(None), Ok(REPLY_SPIN));
+        assert_eq!(spin_from(Some("0")), Ok(Duration::ZERO));
+        assert_eq!(spin_from(Some(" 250 ")), Ok(Duration::from_micros(250)));
+        for bad in ["abc", "-5", "1.5", "2000000"] {
+            let e = spin_from(Some(bad)).unwrap_err();
+            assert!(e.contains("TIDELINK_PTO_SPIN_US") && e.contains(bad), "{e}");
+        }
     }
 }

@@ -131,14 +131,13 @@ enum Solid {
 }
 
 /// Runs both participants on a temporary copy of the case; the Solid's rows, one per window.
-/// The Fluid's and the Solid's results of a coupled run: the output files each wrote, or its error.
-type Outcome = Vec<Result<Vec<PathBuf>, String>>;
+/// The Fluid's and the Solid's results of a coupled run (the output files each wrote, or its
+/// error), and the case folder they are in (deleted when dropped).
+type Outcome = (testing::TempCase, Vec<Result<Vec<PathBuf>, String>>);
 
 fn coupled(window: f64, duration: f64, solid: Solid) -> Vec<Row> {
-    let outputs: Vec<PathBuf> = coupled_outcome(window, duration, solid)
-        .into_iter()
-        .flat_map(|r| r.unwrap_or_else(|e| panic!("{e}")))
-        .collect();
+    let (_case, results) = coupled_outcome(window, duration, solid);
+    let outputs: Vec<PathBuf> = results.into_iter().flat_map(|r| r.unwrap_or_else(|e| panic!("{e}"))).collect();
     let flap: Vec<&PathBuf> = outputs.iter().filter(|p| p.ends_with("flap.csv")).collect();
     assert_eq!(flap.len(), 1, "one CSV file for the flap: {outputs:?}");
     let rows = output::read(flap[0]).expect("read the Solid's CSV");
@@ -183,7 +182,7 @@ fn coupled_outcome(window: f64, duration: f64, solid: Solid) -> Outcome {
             })
         }
     };
-    testing::run_in_threads(vec![
+    let results = testing::run_in_threads(vec![
         (
             "Fluid",
             Box::new(move || {
@@ -193,7 +192,8 @@ fn coupled_outcome(window: f64, duration: f64, solid: Solid) -> Outcome {
             }),
         ),
         ("Solid", solid_job),
-    ])
+    ]);
+    (case, results)
 }
 
 fn reference() -> Monolithic {
@@ -366,7 +366,7 @@ fn adaptive_and_hydraulic_modules_run_on_the_hinge() {
 #[test]
 fn a_module_that_fails_to_start_stops_both_participants() {
     let model = module_model("linear_damper_pto.py", "        damping: not-a-number");
-    let outcome = coupled_outcome(2.5e-2, 2.5, Solid::Yaml(model));
+    let (_case, outcome) = coupled_outcome(2.5e-2, 2.5, Solid::Yaml(model));
     let solid = outcome[1].as_ref().expect_err("the Solid must fail");
     assert!(
         solid.contains("starting the external module")

@@ -93,18 +93,11 @@ def read_frame(sock: socket.socket) -> Any:
 def _read_frame_buffered(reader) -> Any:
     """``read_frame`` from a buffered reader of the socket (one system call per frame)."""
     prefix = reader.read(4)
-    if len(prefix) < 4:
-        raise FrameError(f"truncated frame: expected 4 bytes of length prefix, got {len(prefix)}")
-    (length,) = struct.unpack(">I", prefix)
+    length = struct.unpack(">I", prefix)[0] if len(prefix) == 4 else 0
     if length > MAX_FRAME:
         raise FrameError(f"frame length {length} exceeds the limit of {MAX_FRAME} bytes")
-    body = reader.read(length)
-    if len(body) < length:
-        raise FrameError(f"truncated frame: expected {length} bytes of JSON body, got {len(body)}")
-    try:
-        return json.loads(body)
-    except (UnicodeDecodeError, ValueError) as e:
-        raise FrameError(f"frame body is not UTF-8 JSON: {e}") from e
+    # decode_frame reports a short prefix or body and a body that is not JSON.
+    return decode_frame(prefix + reader.read(length))[0]
 
 
 class ExternalForceModule:

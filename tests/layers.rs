@@ -44,20 +44,21 @@ fn solver_crates_depend_on_numerics_only() {
     only("participants/tdpf/solver/Cargo.toml", &tdpf, why);
     only("formats/hydro-data/Cargo.toml", &["nalgebra"], "the data model is plain numbers");
     only("formats/vtk/Cargo.toml", &["thiserror", "quick-xml", "tempfile"], "a file format needs no solver");
-    // The SPH solver also reads body meshes (tobj, stl_io); its tests and benchmark draw a PNG
-    // and read CPU time (tidelink-plot, libc), never the library itself.
+    // The SPH solver also reads body meshes (tobj, stl_io); its tests, examples and benchmark
+    // draw a PNG, read CPU time and read another code's JSON result file (tidelink-plot, libc,
+    // serde_json), never the library itself.
     let sph: Vec<&str> = NUMERICS.iter().copied().chain(["tobj", "stl_io"]).collect();
     for section in ["dependencies", "build-dependencies"] {
         for d in deps("participants/sph/solver/Cargo.toml", section) {
             assert!(sph.contains(&d.as_str()), "participants/sph/solver/Cargo.toml [{section}] has `{d}`: {why}");
         }
     }
-    let sph_dev: Vec<&str> = sph.iter().copied().chain(["tidelink-plot", "libc"]).collect();
+    let sph_dev: Vec<&str> = sph.iter().copied().chain(["tidelink-plot", "libc", "serde_json"]).collect();
     only_section(
         "participants/sph/solver/Cargo.toml",
         "dev-dependencies",
         &sph_dev,
-        "tests may plot and time, nothing more",
+        "tests and examples may plot, time and read a reference file, nothing more",
     );
 }
 

@@ -14,6 +14,8 @@
 //!   # cfl: 0.2
 //!   # shifting: 0.5           # XSPH ε; default off
 //!   # no_slip: false          # walls and bodies free-slip by default
+//!   # wall_viscosity: true    # artificial viscosity also between fluid and walls or bodies (a numerical
+//!   #                         # friction, as DualSPHysics); false: free-slip walls are frictionless
 //!   # time_step: 1e-4         # s, a cap on the solver's own step (default: the stability limit only)
 //! tank:                       # optional: walls around the box [min, max], open at the top by default
 //!   min: [-0.4, -0.4, -0.3]
@@ -73,6 +75,7 @@ struct SphSection {
     cfl: Option<f64>,
     shifting: Option<f64>,
     no_slip: Option<bool>,
+    wall_viscosity: Option<bool>,
     time_step: Option<f64>,
 }
 
@@ -263,6 +266,9 @@ pub fn load(path: &Path, gravity: Vector3<f64>) -> Result<SphModel, Diagnostics>
     params.shifting = s.shifting;
     if let Some(v) = s.no_slip {
         params.boundary.no_slip = v;
+    }
+    if let Some(v) = s.wall_viscosity {
+        params.boundary.artificial_viscosity = v;
     }
     if let Some(t) = &tank {
         // Fluid thrown far out of the tank is dropped rather than growing the grid: the domain
@@ -470,6 +476,15 @@ mod tests {
         assert!(
             matches!(&m.bodies[0].markers, MarkerSource::Shape(Shape::Box { half_extents }) if half_extents.x == 0.1)
         );
+    }
+
+    #[test]
+    fn wall_keys_reach_the_boundary_options() {
+        let m = load_text(GOOD).unwrap();
+        assert!(!m.params.boundary.no_slip && m.params.boundary.artificial_viscosity);
+        let keys = GOOD.replace("  depth: 0.3\n", "  depth: 0.3\n  no_slip: true\n  wall_viscosity: false\n");
+        let m = load_text(&keys).unwrap();
+        assert!(m.params.boundary.no_slip && !m.params.boundary.artificial_viscosity);
     }
 
     fn first_error(text: &str) -> String {

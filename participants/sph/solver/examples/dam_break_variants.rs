@@ -6,7 +6,8 @@
 //!
 //! `cargo run --release -p tidelink-sph-solver --example dam_break_variants -- A_OVER_DP [option ...]`
 //!
-//! Options: `no_slip` (walls), `alpha=X` (artificial viscosity), `gate=V` (a gate at x = a,
+//! Options: `no_slip` (walls), `no_wall_viscosity` (no artificial viscosity between fluid and
+//! walls: a frictionless free-slip floor), `alpha=X` (artificial viscosity), `gate=V` (a gate at x = a,
 //! lifted at V m/s from t = 0, for a = 1 m), `no_hydrostatic` (start at uniform density),
 //! `sound=F` (sound speed F √(g 2a) instead of 20 √(g 2a)), `delta=X` (δ-SPH), `k=N`
 //! (neighbours for the second front, default 4), `depth=D` (the second front is instead where
@@ -56,6 +57,7 @@ fn main() -> Result<(), String> {
     for o in &args[1..] {
         match o.split_once('=') {
             None if o == "no_slip" => params.boundary.no_slip = true,
+            None if o == "no_wall_viscosity" => params.boundary.artificial_viscosity = false,
             None if o == "no_hydrostatic" => hydrostatic = false,
             Some(("alpha", v)) => params.viscosity = Viscosity::Artificial { alpha: num(v)? },
             Some(("gate", v)) => gate = Some(num(v)?),

@@ -43,6 +43,8 @@ pub(crate) struct PairConsts {
     pub eta2: f32,
     /// α c0 (artificial viscosity) or 0.
     pub alpha_c0: f32,
+    /// α c0 in fluid–marker pairs: `alpha_c0`, or 0 without artificial viscosity at walls.
+    pub alpha_c0_markers: f32,
     /// 4ν (laminar viscosity) or 0.
     pub lam: f32,
     /// 2 δ h c0 or 0.
@@ -157,7 +159,7 @@ fn marker_neighbours<const D: usize, K: PairKernel>(
             let inv = 1.0 / (den * rs);
             let (inv_den, sum_rho_inv) = (inv * rs, inv * den);
             let mu = c.h * vr * inv_den;
-            let pi = -2.0 * c.alpha_c0 * mu.min(0.0) * sum_rho_inv;
+            let pi = -2.0 * c.alpha_c0_markers * mu.min(0.0) * sum_rho_inv;
             let pres = me.por * irho[l] + por[l] * me.inv_rho;
             let radial = -c.m * (pres + pi) * f;
             let lam = c.m * c.lam * f * r2 * inv_den * sum_rho_inv;
@@ -568,7 +570,7 @@ fn marker_row<const D: usize, K: PairKernel>(
             let (den, rs) = (r2 + c.eta2, me.rho + rho[l]);
             let inv = 1.0 / (den * rs);
             let (inv_den, sum_rho_inv) = (inv * rs, inv * den);
-            let pi = -2.0 * c.alpha_c0 * (c.h * vr * inv_den).min(0.0) * sum_rho_inv;
+            let pi = -2.0 * c.alpha_c0_markers * (c.h * vr * inv_den).min(0.0) * sum_rho_inv;
             let pres = me.por * irho[l] + por[l] * me.inv_rho;
             let radial = -c.m * (pres + pi) * f;
             let lam = c.m * c.lam * f * r2 * inv_den * sum_rho_inv;

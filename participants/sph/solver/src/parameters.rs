@@ -61,8 +61,13 @@ pub struct DensityDiffusion {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BoundaryOptions {
     /// Viscous terms see the mirrored velocity `2 v_wall − ⟨v_fluid⟩` (no slip) instead of the
-    /// wall velocity (which, with artificial viscosity, lets fluid slide along walls).
+    /// wall velocity.
     pub no_slip: bool,
+    /// Artificial viscosity also acts between fluid and markers, as in DualSPHysics (its
+    /// `ViscoBoundFactor` = 1): it damps fluid running into a wall, and fluid sliding along a
+    /// wall feels a numerical friction of order α h c0. Off, a wall without `no_slip` is
+    /// frictionless (TrixiParticles.jl's default walls); laminar viscosity always acts.
+    pub artificial_viscosity: bool,
     /// Clamp the extrapolated marker pressure at zero, so walls and bodies never pull fluid.
     pub clamp_negative_pressure: bool,
 }
@@ -133,7 +138,7 @@ impl Parameters {
             density_diffusion: Some(DensityDiffusion { delta: 0.1, hydrostatic_correction: true }),
             cfl: 0.2,
             shifting: None,
-            boundary: BoundaryOptions { no_slip: false, clamp_negative_pressure: true },
+            boundary: BoundaryOptions { no_slip: false, artificial_viscosity: true, clamp_negative_pressure: true },
             cells_per_support: if three { 2 } else { 1 },
             row_cells: 4,
             domain: None,

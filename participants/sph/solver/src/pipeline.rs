@@ -117,6 +117,7 @@ impl Simulation {
             inv_h: (1.0 / h) as f32,
             eta2: (0.01 * h * h) as f32,
             alpha_c0: (alpha * c0) as f32,
+            alpha_c0_markers: if params.boundary.artificial_viscosity { (alpha * c0) as f32 } else { 0.0 },
             lam: (4.0 * lam) as f32,
             diff: diff as f32,
             k_h: k_h as f32,

@@ -51,7 +51,9 @@ fn surge_front_follows_the_experiments() {
     //     leads by up to 15.5 % on Koshizuka & Oka and 17.4 % on Martin & Moyce's
     //     T = 1.22 point; the lead does not shrink with resolution, the no-slip option, the
     //     initial state or a front that skips isolated particles, so it is the model's error
-    //     (an instantaneous, frictionless release leaving a thin fast tongue), and this coarse
+    //     (an instantaneous release over a nearly frictionless floor leaving a thin fast
+    //     tongue; an independent code with the same model gives the same front to 1 %,
+    //     docs/sph.md "Code-to-code check"), and this coarse
     //     run must not be further off than that. The ±10 % one would like for 1 ≤ T < 2 is
     //     not met (11–14 % at this resolution).
     // (2) From T = 2 on, within 10 % of Koshizuka & Oka (the experiments scatter by ~5 %).

@@ -94,16 +94,31 @@ fn the_command_line_harness_reads_a_trace_file_and_reports() {
     let trace = dir.path().join("trace.csv");
     std::fs::write(&trace, "time,displacement,velocity\n0,0,1\n0.5,0.5,1\n1,1,1\n").unwrap();
     assert_eq!(read_trace(&trace).unwrap().len(), 3);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tidelink-pto"))
-        .args(["replay", &module("linear_damper_pto.py").display().to_string(), &trace.display().to_string()])
-        .args(["--config", r#"{"damping": 10}"#, "--limit", "10"])
-        .output()
-        .unwrap();
+    let run = |extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_tidelink-pto"))
+            .args(["replay", &module("linear_damper_pto.py").display().to_string(), &trace.display().to_string()])
+            .args(["--config", r#"{"damping": 10}"#, "--limit", "10"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
+    assert_eq!(stdout.lines().next(), Some("time_s,displacement_m,velocity_m_s,force_N,power_W,energy_J,saturated"));
     assert_eq!(stdout.lines().nth(3), Some("1,1,1,-10,10,10,1"), "{stdout}");
     assert!(stderr.contains("energy 1.000000e1 J") && stderr.contains("saturation events 3"), "{stderr}");
+    // On a hinge the same numbers are an angle, an angular velocity and a torque.
+    let out = run(&["--link", "rsda"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout.lines().next(),
+        Some("time_s,angle_rad,angular_velocity_rad_s,torque_Nm,power_W,energy_J,saturated"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout.lines().nth(3), Some("1,1,1,-10,10,10,1"), "{stdout}");
     std::fs::write(&trace, "0,0,1\n0,1,1\n").unwrap();
     let e = read_trace(&trace).unwrap_err().to_string();
     assert!(e.contains(":2: time 0 does not increase"), "{e}");

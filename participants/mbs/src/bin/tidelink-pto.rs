@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::time::Duration;
-use tidelink_mbs::external::replay::{read_trace, replay};
+use tidelink_mbs::external::replay::{read_trace, replay, LinkKind};
 use tidelink_mbs::external::{ModuleClient, ModuleSpec};
 use tidelink_mbs_solver::external::LEAN_CHANNELS;
 use tidelink_mbs_solver::ExternalLaw;
@@ -21,7 +21,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Cmd {
     /// Replays a (time, displacement, velocity) trace through a module; rows as CSV on stdout
-    /// (time,displacement,velocity,force,power,energy,saturated), totals on stderr.
+    /// (time, displacement, velocity, force, power, energy, saturated; units in the header),
+    /// totals on stderr.
     Replay {
         /// The module: a `.py` file (run with python3) or, with --command, ignored.
         module: PathBuf,
@@ -33,6 +34,10 @@ enum Cmd {
         /// The whole command instead of `python3 MODULE` (e.g. --command octave --command run_pto.m).
         #[arg(long)]
         command: Vec<String>,
+        /// The link the trace belongs to: `tsda` (m, m/s, N) or `rsda` (rad, rad/s, N·m); it
+        /// names the output's columns and units.
+        #[arg(long, value_enum, default_value_t = LinkKind::Tsda)]
+        link: LinkKind,
         /// Force limit for saturation events (default: the config's `f_max`, if any).
         #[arg(long)]
         limit: Option<f64>,
@@ -56,7 +61,7 @@ fn main() -> std::process::ExitCode {
 }
 
 fn run() -> Result<()> {
-    let Cmd::Replay { module, trace, config, command, limit, timeout_ms, output } = Cli::parse().command;
+    let Cmd::Replay { module, trace, config, command, link, limit, timeout_ms, output } = Cli::parse().command;
     let config: serde_json::Value = serde_json::from_str(&config).context("--config is not JSON")?;
     let limit = limit.or_else(|| config.get("f_max").and_then(|v| v.as_f64()));
     let command = if command.is_empty() { vec!["python3".into(), module.display().to_string()] } else { command };
@@ -75,7 +80,7 @@ fn run() -> Result<()> {
     client.start(dt)?;
     let result = replay(&mut client, &rows, limit)?;
     client.shutdown()?;
-    let csv = result.to_csv();
+    let csv = result.to_csv(link);
     match output {
         Some(p) => std::fs::write(&p, csv).with_context(|| format!("writing {}", p.display()))?,
         None => print!("{csv}"),

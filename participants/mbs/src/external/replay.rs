@@ -27,6 +27,26 @@ pub struct ReplayRow {
     pub saturated: bool,
 }
 
+/// The kind of link a trace was recorded on, which sets the units of its columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum LinkKind {
+    /// A translational spring-damper: m, m/s, N.
+    #[default]
+    Tsda,
+    /// A rotational spring-damper: rad, rad/s, N·m.
+    Rsda,
+}
+
+impl LinkKind {
+    /// The CSV header of a replay on this kind of link.
+    pub fn header(self) -> &'static str {
+        match self {
+            LinkKind::Tsda => "time_s,displacement_m,velocity_m_s,force_N,power_W,energy_J,saturated",
+            LinkKind::Rsda => "time_s,angle_rad,angular_velocity_rad_s,torque_Nm,power_W,energy_J,saturated",
+        }
+    }
+}
+
 /// A whole replay and its totals.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Replay {
@@ -50,9 +70,10 @@ impl Replay {
             _ => 0.0,
         }
     }
-    /// The rows as CSV, with a header, numbers in shortest round-trip form.
-    pub fn to_csv(&self) -> String {
-        let mut s = String::from("time,displacement,velocity,force,power,energy,saturated\n");
+    /// The rows as CSV, with a header naming the units of `link`, numbers in shortest
+    /// round-trip form.
+    pub fn to_csv(&self, link: LinkKind) -> String {
+        let mut s = format!("{}\n", link.header());
         for r in &self.rows {
             let cells = [r.time, r.displacement, r.velocity, r.force, r.power, r.energy].map(number);
             s.push_str(&format!("{},{}\n", cells.join(","), r.saturated as u8));

@@ -31,7 +31,7 @@ pub fn front_chart(title: &str, runs: &[Run]) -> Chart {
             .styled(Style::Crosses),
     );
     Chart::new(title, "T = t √(2g/a)  [–]")
-        .panel(Panel::new("Z = x_front / a  [–]", series).y_range(1.0, 4.5))
+        .panel(Panel::new("Z = x_front / a  [–]", series).y_range(1.0, 5.0))
         .x_range(0.0, 3.5)
         .size(900, 640)
 }

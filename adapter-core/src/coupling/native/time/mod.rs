@@ -1,6 +1,7 @@
 //! Time bookkeeping and time interpolation (preCICE's `time` and `cplscheme/impl/TimeHandler`);
 //! public so code outside the engine compares and samples times exactly as the engine does.
 
+mod bspline;
 mod time_handler;
 mod waveform;
 

@@ -2,19 +2,32 @@
 //! right-continuous piecewise constant, degree ≥ 1 an interpolating B-spline through
 //! all samples (degree 1 = piecewise linear), clamped to the sample range.
 
+use super::bspline::Spline;
 use super::tolerance;
+use std::cell::RefCell;
 
 /// Samples `(t, values)` with strictly increasing times.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default)]
 pub struct Waveform {
     degree: u32,
     samples: Vec<(f64, Vec<f64>)>,
+    /// Degree ≥ 2: the spline of the last read, kept while the sample times stay the same.
+    spline: RefCell<Option<Spline>>,
+    /// Its control points for the current sample values; cleared by every change of samples.
+    control: RefCell<Option<Vec<Vec<f64>>>>,
+}
+
+/// Two waveforms are equal when their degree and samples are (the caches do not count).
+impl PartialEq for Waveform {
+    fn eq(&self, other: &Self) -> bool {
+        self.degree == other.degree && self.samples == other.samples
+    }
 }
 
 impl Waveform {
     /// An empty waveform of `waveform-degree` `degree` (0 constant, 1 linear, ≥ 2 B-spline).
     pub fn new(degree: u32) -> Self {
-        Waveform { degree, samples: Vec::new() }
+        Waveform { degree, ..Default::default() }
     }
     /// The interpolation degree it was declared with (the effective one is capped by the sample count).
     pub fn degree(&self) -> u32 {
@@ -34,6 +47,7 @@ impl Waveform {
     }
     /// Inserts a sample in time order; a sample at an existing time (±ε) is overwritten.
     pub fn set(&mut self, t: f64, values: Vec<f64>) {
+        self.control.take();
         match self.samples.iter().position(|(s, _)| *s >= t - tolerance(t)) {
             Some(i) if (self.samples[i].0 - t).abs() <= tolerance(t) => self.samples[i] = (t, values),
             Some(i) => self.samples.insert(i, (t, values)),
@@ -42,10 +56,12 @@ impl Waveform {
     }
     /// Replaces all samples (sub-step exchange: the receiver adopts the sender's waveform).
     pub fn replace(&mut self, samples: Vec<(f64, Vec<f64>)>) {
+        self.control.take();
         self.samples = samples;
     }
     /// Keeps only the last sample: it becomes the start sample of the next window.
     pub fn move_to_next_window(&mut self) {
+        self.control.take();
         if self.samples.len() > 1 {
             let last = self.samples.pop();
             self.samples.clear();
@@ -54,10 +70,12 @@ impl Waveform {
     }
     /// Drops samples older than `t` (−ε).
     pub fn trim_before(&mut self, t: f64) {
+        self.control.take();
         self.samples.retain(|(s, _)| *s >= t - tolerance(t));
     }
     /// Drops samples newer than `t` (+ε): a repeated implicit window starts again from `t`.
     pub fn trim_after(&mut self, t: f64) {
+        self.control.take();
         self.samples.retain(|(s, _)| *s <= t + tolerance(t));
     }
     /// Samples with time in `[from, to]` (±ε).
@@ -85,7 +103,23 @@ impl Waveform {
         if p == 1 {
             return Some(self.linear(t));
         }
-        Some(bspline::interpolate(&self.samples, p, t))
+        Some(self.spline_at(p, t))
+    }
+
+    /// The degree-`p` interpolating B-spline at `t`. Its factorised collocation matrix is kept
+    /// while the sample times stay (across the iterations of a window), its control points
+    /// while the samples do (across the reads of one iteration).
+    fn spline_at(&self, p: usize, t: f64) -> Vec<f64> {
+        let mut spline = self.spline.borrow_mut();
+        let times = self.samples.iter().map(|(ti, _)| *ti);
+        if !spline.as_ref().is_some_and(|s| s.fits(times.clone(), p)) {
+            *spline = Some(Spline::new(&times.collect::<Vec<_>>(), p));
+            self.control.take();
+        }
+        let spline = spline.as_ref().expect("built above");
+        let mut control = self.control.borrow_mut();
+        let control = control.get_or_insert_with(|| spline.control_points(self.samples.iter().map(|(_, v)| &v[..])));
+        spline.evaluate(control, t)
     }
 
     fn linear(&self, t: f64) -> Vec<f64> {
@@ -102,116 +136,6 @@ impl Waveform {
         let (t1, v1) = &s[i];
         let w = (t - t0) / (t1 - t0);
         v0.iter().zip(v1).map(|(a, b)| a + w * (b - a)).collect()
-    }
-}
-
-/// Interpolating B-splines with knot averaging, as preCICE builds them (coupling-semantics.md §4.3).
-mod bspline {
-    /// Evaluates the degree-`p` B-spline interpolating `samples` at `t` (clamped).
-    pub fn interpolate(samples: &[(f64, Vec<f64>)], p: usize, t: f64) -> Vec<f64> {
-        let n = samples.len();
-        let t0 = samples[0].0;
-        let span = samples[n - 1].0 - t0;
-        let u: Vec<f64> = samples.iter().map(|(ti, _)| (ti - t0) / span).collect();
-        let knots = knot_averaging(&u, p);
-        // Collocation matrix N(u_i)_j, solved for each component.
-        let mut a = vec![vec![0.0; n]; n];
-        for (i, ui) in u.iter().enumerate() {
-            for (j, aij) in a[i].iter_mut().enumerate() {
-                *aij = basis(&knots, j, p, *ui);
-            }
-        }
-        let x = ((t - t0) / span).clamp(0.0, 1.0);
-        let weights: Vec<f64> = (0..n).map(|j| basis(&knots, j, p, x)).collect();
-        let dim = samples[0].1.len();
-        let lu = Lu::new(a);
-        (0..dim)
-            .map(|c| {
-                let rhs: Vec<f64> = samples.iter().map(|(_, v)| v[c]).collect();
-                let ctrl = lu.solve(rhs);
-                ctrl.iter().zip(&weights).map(|(c, w)| c * w).sum()
-            })
-            .collect()
-    }
-
-    fn knot_averaging(u: &[f64], p: usize) -> Vec<f64> {
-        let n = u.len();
-        let mut k = vec![0.0; p + 1];
-        for j in 1..n - p {
-            k.push(u[j..j + p].iter().sum::<f64>() / p as f64);
-        }
-        k.extend(std::iter::repeat_n(1.0, p + 1));
-        k
-    }
-
-    /// Cox–de Boor recursion; the last basis function is 1 at u = 1.
-    fn basis(k: &[f64], j: usize, p: usize, u: f64) -> f64 {
-        if p == 0 {
-            if u >= 1.0 {
-                // Closed last span: the last non-empty knot interval owns u = 1.
-                let last = (0..k.len() - 1).rev().find(|&i| k[i] < k[i + 1]);
-                return if last == Some(j) { 1.0 } else { 0.0 };
-            }
-            return if k[j] <= u && u < k[j + 1] { 1.0 } else { 0.0 };
-        }
-        let mut v = 0.0;
-        let d1 = k[j + p] - k[j];
-        if d1 > 0.0 {
-            v += (u - k[j]) / d1 * basis(k, j, p - 1, u);
-        }
-        let d2 = k[j + p + 1] - k[j + 1];
-        if d2 > 0.0 {
-            v += (k[j + p + 1] - u) / d2 * basis(k, j + 1, p - 1, u);
-        }
-        v
-    }
-
-    /// Dense LU with partial pivoting (the systems are tiny: one row per sample).
-    struct Lu {
-        a: Vec<Vec<f64>>,
-        perm: Vec<usize>,
-    }
-
-    impl Lu {
-        fn new(mut a: Vec<Vec<f64>>) -> Self {
-            let n = a.len();
-            let mut perm: Vec<usize> = (0..n).collect();
-            for c in 0..n {
-                let piv = (c..n).max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs())).unwrap_or(c);
-                a.swap(c, piv);
-                perm.swap(c, piv);
-                let d = a[c][c];
-                if d == 0.0 {
-                    continue;
-                }
-                for r in c + 1..n {
-                    let (upper, lower) = a.split_at_mut(r);
-                    let (pivot, row) = (&upper[c], &mut lower[0]);
-                    let f = row[c] / d;
-                    row[c] = f;
-                    for (x, p) in row[c + 1..].iter_mut().zip(&pivot[c + 1..]) {
-                        *x -= f * p;
-                    }
-                }
-            }
-            Lu { a, perm }
-        }
-        fn solve(&self, b: Vec<f64>) -> Vec<f64> {
-            let n = self.a.len();
-            let mut y: Vec<f64> = self.perm.iter().map(|&p| b[p]).collect();
-            for r in 0..n {
-                for k in 0..r {
-                    y[r] -= self.a[r][k] * y[k];
-                }
-            }
-            for r in (0..n).rev() {
-                for k in r + 1..n {
-                    y[r] -= self.a[r][k] * y[k];
-                }
-                y[r] /= self.a[r][r];
-            }
-            y
-        }
     }
 }
 
@@ -246,6 +170,40 @@ mod tests {
             w.set(t, vec![t * t]);
         }
         assert!((w.sample(0.25).unwrap()[0] - 0.0625).abs() < 1e-12);
+    }
+
+    /// The spline and its control points are kept between reads; every change of the samples
+    /// must reach the next read exactly as a waveform built afresh from them would.
+    #[test]
+    fn a_kept_spline_follows_every_change_of_the_samples() {
+        let fresh = |w: &Waveform, t: f64| {
+            let mut c = Waveform::new(w.degree());
+            c.replace(w.samples().to_vec());
+            c.sample(t).unwrap()
+        };
+        let mut w = a19(3);
+        let check = |w: &Waveform| {
+            for t in [0.1, 0.375, 0.6, 0.9, 1.3, 1.9] {
+                assert_eq!(w.sample(t).unwrap(), fresh(w, t), "t = {t}, samples {:?}", w.samples());
+            }
+        };
+        check(&w);
+        w.set(0.5, vec![2.0]); // same times, a new value (the next iteration of a window)
+        check(&w);
+        w.trim_after(0.5); // a repeated window: fewer samples, then another time grid
+        check(&w);
+        w.set(0.8, vec![1.5]);
+        w.set(1.0, vec![0.5]);
+        check(&w);
+        w.move_to_next_window();
+        for (t, v) in [(1.25, 1.0), (1.5, 3.0), (2.0, 0.0)] {
+            w.set(t, vec![v]);
+        }
+        check(&w);
+        w.trim_before(1.5);
+        check(&w);
+        w.replace(vec![(0.0, vec![1.0, 2.0]), (0.5, vec![0.0, 1.0]), (1.0, vec![1.0, 0.0])]);
+        check(&w);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! with the same family of model (weakly compressible SPH, Wendland C2, Adami-type free-slip
 //! walls, artificial viscosity α = 0.02, δ-SPH δ = 0.1, c0 = 20 √(g H)). It prints the front,
 //! the rightmost particle's centre as TrixiParticles records it, at t √(g/H) = 0.25 … 2.4
-//! (before the front reaches the far wall), and, given that project's reference result file,
+//! (when the front reaches the far wall), and, given that project's reference result file,
 //! the difference (docs/sph.md, "Dam break").
 //!
 //! `cargo run --release -p tidelink-sph-solver --example dam_break_wide -- H_OVER_DP

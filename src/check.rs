@@ -315,4 +315,17 @@ mod backend_tests {
         );
         assert!(!check_with("backend: native\n").contains("error"), "one backend for all is fine");
     }
+
+    #[test]
+    fn a_folder_without_a_manifest_points_to_its_xml() {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let text = check_case(dir.path()).diags.to_string();
+        assert!(text.contains("no tidelink.yaml here: a case folder needs this manifest"), "{text}");
+        assert!(!text.contains("tidelink check"), "no XML to suggest: {text}");
+
+        std::fs::write(dir.path().join("precice-config.xml"), "<precice-configuration/>").expect("write the XML");
+        let text = check_case(dir.path()).diags.to_string();
+        let xml = dir.path().join("precice-config.xml");
+        assert!(text.contains(&format!("give the file: `tidelink check {}`", xml.display())), "{text}");
+    }
 }

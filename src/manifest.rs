@@ -124,6 +124,25 @@ impl<'de> Deserialize<'de> for ArgText {
     }
 }
 
+/// What to say of a folder without a manifest: a case needs one, and a preCICE XML found there
+/// can be checked alone (as configs/oscillators, run by hand, is).
+fn no_manifest_message(dir: &Path) -> String {
+    let mut xmls: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")))
+        .map(|p| paths::tidy(&p).display().to_string())
+        .collect();
+    xmls.sort();
+    let mut msg = format!("no {FILE_NAME} here: a case folder needs this manifest (docs/user-guide.md)");
+    if let Some(first) = xmls.first() {
+        msg.push_str(&format!("; to check the preCICE configuration alone, give the file: `tidelink check {first}`"));
+    }
+    msg
+}
+
 /// A manifest read from disk, with where it lives and the lines of its keys.
 pub struct Case {
     pub dir: PathBuf,
@@ -138,6 +157,11 @@ impl Case {
         if !case.exists() {
             let mut d = Diagnostics::default();
             d.error(Location::new(case, 0), "no such case directory (or manifest file)");
+            return Err(d);
+        }
+        if case.is_dir() && !case.join(FILE_NAME).exists() {
+            let mut d = Diagnostics::default();
+            d.error(Location::new(case, 0), no_manifest_message(case));
             return Err(d);
         }
         let manifest_path = paths::tidy(&if case.is_dir() { case.join(FILE_NAME) } else { case.to_path_buf() });

@@ -348,6 +348,7 @@ fn differential(name: &str) {
     let native = run_on(name, "native");
     let real = run_on(name, "precice");
     if let Ok(dir) = std::env::var("TL_DIFF_DUMP") {
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("TL_DIFF_DUMP={dir}: cannot create the folder: {e}"));
         for (backend, runs) in [("native", &native), ("precice", &real)] {
             for (role, (entries, _)) in scenario(name).expect("known").roles.iter().zip(runs) {
                 let text: String = entries.iter().map(|(l, v)| format!("{l}\t{v:?}\n")).collect();

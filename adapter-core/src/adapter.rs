@@ -22,6 +22,10 @@ pub enum AdapterError {
     /// message names the file and line.
     #[error("{0}")]
     Config(String),
+    /// A participant's own typed error (its solver's, its output's), kept whole: its message is
+    /// the error's own and its sources stay in the chain the binary prints.
+    #[error(transparent)]
+    Participant(Box<dyn std::error::Error + Send + Sync + 'static>),
     /// Reading or writing a file failed (output, data).
     #[error("{context}: {source}")]
     Io {
@@ -41,6 +45,10 @@ impl AdapterError {
     /// A [`AdapterError::Config`] from any message.
     pub fn config(msg: impl Into<String>) -> Self {
         AdapterError::Config(msg.into())
+    }
+    /// An [`AdapterError::Participant`] from a participant's typed error, sources kept.
+    pub fn participant(e: impl std::error::Error + Send + Sync + 'static) -> Self {
+        AdapterError::Participant(Box::new(e))
     }
     /// An [`AdapterError::Io`] naming what failed, keeping the OS error as its source.
     pub fn io(context: impl Into<String>, source: std::io::Error) -> Self {

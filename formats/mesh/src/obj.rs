@@ -1,0 +1,38 @@
+//! Wavefront `.obj` through tobj.
+
+use crate::{MeshError, SurfaceMesh};
+use std::path::Path;
+
+fn load(path: &Path, options: &tobj::LoadOptions) -> Result<Vec<tobj::Model>, MeshError> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.len() == 0 => return Err(MeshError::EmptyFile { path: path.to_path_buf(), ext: "obj" }),
+        Ok(_) => {}
+        Err(source) => return Err(MeshError::Io { path: path.to_path_buf(), source }),
+    }
+    let (models, _materials) =
+        tobj::load_obj(path, options).map_err(|e| MeshError::Obj { path: path.to_path_buf(), message: e.to_string() })?;
+    Ok(models)
+}
+
+fn point(c: &[f32]) -> [f64; 3] {
+    [c[0] as f64, c[1] as f64, c[2] as f64]
+}
+
+/// Every object's faces, triangulated, over one index per vertex (objects appended in order).
+pub(crate) fn surface(path: &Path) -> Result<SurfaceMesh, MeshError> {
+    let options = tobj::LoadOptions { single_index: true, triangulate: true, ..Default::default() };
+    let mut mesh = SurfaceMesh::default();
+    for m in load(path, &options)? {
+        let base = mesh.vertices.len();
+        mesh.vertices.extend(m.mesh.positions.chunks_exact(3).map(point));
+        let corner = |i: u32| base + i as usize;
+        mesh.triangles.extend(m.mesh.indices.chunks_exact(3).map(|t| [corner(t[0]), corner(t[1]), corner(t[2])]));
+    }
+    Ok(mesh)
+}
+
+/// The vertices of every object, in file order, faces ignored.
+pub(crate) fn vertices(path: &Path) -> Result<Vec<[f64; 3]>, MeshError> {
+    let options = tobj::LoadOptions { single_index: false, triangulate: false, ..Default::default() };
+    Ok(load(path, &options)?.iter().flat_map(|m| m.mesh.positions.chunks_exact(3).map(point)).collect())
+}

@@ -1,17 +1,214 @@
-//! The layering of ARCHITECTURE.md, read from the Cargo.toml files: solver crates depend on
-//! numerics only, formats on nothing of ours but the data model, participants never on each
-//! other (not even for tests). A dependency added against these rules fails here, with the rule.
+//! The crate map of ARCHITECTURE.md, checked against the Cargo.toml files: every workspace crate
+//! is on the map, and each depends only on what its layer allows (normal and build dependencies;
+//! tests, examples and benchmarks separately). A dependency added against the map fails here,
+//! with the rule it breaks.
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
-/// The dependency names of `section` (`dependencies`, `dev-dependencies`) in a Cargo.toml.
-fn deps(manifest: &str, section: &str) -> BTreeSet<String> {
+/// One crate of the map: where it is, what it may depend on, and why.
+struct Entry {
+    /// The crate's folder, relative to the workspace root.
+    dir: &'static str,
+    /// Allowed in `[dependencies]` and `[build-dependencies]`.
+    deps: &'static [&'static str],
+    /// Allowed in `[dev-dependencies]` besides `deps` (tests, examples, benchmarks).
+    dev: &'static [&'static str],
+    /// The rule, for the failure message.
+    why: &'static str,
+}
+
+const PARTICIPANTS: &[&str] = &["tidelink-mbs", "tidelink-tdpf", "tidelink-buoyancy", "tidelink-sph"];
+
+/// Crates every participant may use (besides its own solver and formats).
+const PARTICIPANT_COMMON: &[&str] = &[
+    "tidelink-adapter-core",
+    "nalgebra",
+    "serde",
+    "serde_yaml",
+    "serde_json",
+    "thiserror",
+    "anyhow",
+    "log",
+    "env_logger",
+    "clap",
+    "tidelink-shared-data",
+];
+
+const MAP: &[Entry] = &[
+    Entry {
+        dir: "coupling/config",
+        deps: &["quick-xml", "log", "strsim", "uuid", "tidelink-shared-data"],
+        dev: &[],
+        why: "the preCICE configuration knows no engine, adapter, YAML or command line",
+    },
+    Entry {
+        dir: "coupling/engine",
+        deps: &[
+            "tidelink-precice-config",
+            "thiserror",
+            "log",
+            "nalgebra",
+            "uuid",
+            "socket2",
+            "if-addrs",
+            "tempfile",
+            "tidelink-shared-data",
+            "precice",
+        ],
+        dev: &[],
+        why: "the engine depends on the configuration only (no adapter layer, YAML or clap)",
+    },
+    Entry {
+        dir: "adapter-core",
+        deps: &[
+            "tidelink-precice-config",
+            "tidelink-coupling",
+            "tidelink-mesh",
+            "thiserror",
+            "clap",
+            "env_logger",
+            "serde",
+            "serde_yaml",
+            "serde_json",
+            "log",
+            "nix",
+            "tempfile",
+            "tidelink-shared-data",
+        ],
+        dev: &[],
+        why: "the adapter layer sits on the engine and the configuration; it knows no solver or participant",
+    },
+    Entry { dir: "formats/hydro-data", deps: &["nalgebra"], dev: &[], why: "the data model is plain numbers" },
+    Entry {
+        dir: "formats/bemio",
+        deps: &["tidelink-hydro-data", "nalgebra", "thiserror", "hdf5-metno"],
+        dev: &["tempfile"],
+        why: "a file format knows its data model only",
+    },
+    Entry {
+        dir: "formats/vtk",
+        deps: &["thiserror", "quick-xml"],
+        dev: &["tempfile"],
+        why: "a file format needs no solver",
+    },
+    Entry {
+        dir: "formats/mesh",
+        deps: &["thiserror", "tobj", "stl_io"],
+        dev: &["tempfile"],
+        why: "the mesh reader knows only the file formats",
+    },
+    Entry {
+        dir: "participants/mbs/solver",
+        deps: &["nalgebra", "thiserror"],
+        dev: &["tempfile"],
+        why: "a solver library is physics only",
+    },
+    Entry {
+        dir: "participants/buoyancy/solver",
+        deps: &["nalgebra", "thiserror"],
+        dev: &["tempfile"],
+        why: "a solver library is physics only",
+    },
+    Entry {
+        dir: "participants/tdpf/solver",
+        deps: &["tidelink-hydro-data", "nalgebra", "thiserror", "rand", "rand_chacha"],
+        dev: &["tempfile"],
+        why: "a solver library is physics only (and the data model it computes on)",
+    },
+    Entry {
+        dir: "participants/sph/solver",
+        deps: &["nalgebra", "rayon", "thiserror", "tidelink-mesh"],
+        dev: &["tidelink-plot", "libc", "tempfile", "serde_json", "stl_io"],
+        why: "a solver library is physics only (and the body meshes it reads); tests and examples may plot, time \
+              and read a reference file",
+    },
+    Entry {
+        dir: "participants/mbs",
+        deps: &[
+            "tidelink-mbs-solver",
+            "tidelink-bemio",
+            "hdf5-metno",
+            "tidelink-plot",
+            "tidelink-vtk",
+            "tidelink-mesh",
+            "tidelink-pto",
+        ],
+        dev: &["tempfile"],
+        why: "a participant: the adapter layer, its solver, formats; never another participant",
+    },
+    Entry {
+        dir: "participants/tdpf",
+        deps: &["tidelink-tdpf-solver", "tidelink-bemio"],
+        dev: &["tempfile", "tidelink-hydro-data"],
+        why: "a participant: the adapter layer, its solver, formats; never another participant",
+    },
+    Entry {
+        dir: "participants/buoyancy",
+        deps: &["tidelink-buoyancy-solver"],
+        dev: &["tempfile"],
+        why: "a participant: the adapter layer, its solver; never another participant",
+    },
+    Entry {
+        dir: "participants/sph",
+        deps: &["tidelink-sph-solver", "tidelink-vtk"],
+        dev: &["tempfile"],
+        why: "a participant: the adapter layer, its solver, formats; never another participant",
+    },
+    Entry {
+        dir: "tools/plot",
+        deps: &["plotters", "dejavu", "thiserror"],
+        dev: &["tempfile"],
+        why: "the chart crate draws series it is given; it reads no file of ours and knows no solver",
+    },
+    Entry { dir: "tools/shared-data", deps: &[], dev: &[], why: "a build-script helper has no dependencies" },
+    Entry {
+        dir: ".",
+        deps: &[
+            "tidelink-adapter-core",
+            "anyhow",
+            "clap",
+            "serde",
+            "serde_yaml",
+            "log",
+            "env_logger",
+            "ctrlc",
+            "serde_json",
+            "nix",
+            "sha2",
+            "indicatif",
+            "tidelink-shared-data",
+        ],
+        // The root tests/ are where participants talk to each other.
+        dev: &[
+            "nalgebra",
+            "tidelink-mbs",
+            "tidelink-buoyancy",
+            "tidelink-tdpf",
+            "tidelink-sph",
+            "tidelink-pto",
+            "tidelink-vtk",
+            "tidelink-mbs-solver",
+            "tidelink-tdpf-solver",
+            "tidelink-bemio",
+            "tempfile",
+            "tidelink-plot",
+            "hdf5-metno",
+        ],
+        why: "the launcher knows the adapter layer only; participants only in the end-to-end tests",
+    },
+];
+
+fn read(manifest: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(manifest);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
+}
+
+/// The dependency names of `section` (`dependencies`, `dev-dependencies`, ...) in a Cargo.toml.
+fn deps(manifest: &str, section: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let mut inside = false;
-    for line in text.lines().map(str::trim) {
+    for line in read(manifest).lines().map(str::trim) {
         if line.starts_with('[') {
             inside = line == format!("[{section}]");
             continue;
@@ -24,94 +221,75 @@ fn deps(manifest: &str, section: &str) -> BTreeSet<String> {
     out
 }
 
-/// Every dependency of `manifest` (normal and dev) must be in `allowed`.
-fn only(manifest: &str, allowed: &[&str], why: &str) {
-    for section in ["dependencies", "dev-dependencies", "build-dependencies"] {
-        for d in deps(manifest, section) {
-            assert!(allowed.contains(&d.as_str()), "{manifest} [{section}] has `{d}`: {why}");
-        }
-    }
+/// The folders listed in the root manifest's `[workspace] members`.
+fn members() -> Vec<String> {
+    let root = read("Cargo.toml");
+    let start = root.find("members = [").expect("a members list");
+    let list = &root[start..root[start..].find(']').map(|e| start + e).expect("the end of the members list")];
+    list.split('"').skip(1).step_by(2).map(str::to_string).collect()
 }
 
-const NUMERICS: &[&str] = &["nalgebra", "thiserror", "rand", "rand_chacha", "rayon", "tempfile"];
-
-#[test]
-fn solver_crates_depend_on_numerics_only() {
-    let why = "a solver library is physics only (numerics crates; the data model it computes on)";
-    only("participants/mbs/solver/Cargo.toml", NUMERICS, why);
-    only("participants/buoyancy/solver/Cargo.toml", NUMERICS, why);
-    let tdpf: Vec<&str> = NUMERICS.iter().copied().chain(["tidelink-hydro-data"]).collect();
-    only("participants/tdpf/solver/Cargo.toml", &tdpf, why);
-    only("formats/hydro-data/Cargo.toml", &["nalgebra"], "the data model is plain numbers");
-    only("formats/vtk/Cargo.toml", &["thiserror", "quick-xml", "tempfile"], "a file format needs no solver");
-    // The SPH solver also reads body meshes (tobj, stl_io); its tests, examples and benchmark
-    // draw a PNG, read CPU time and read another code's JSON result file (tidelink-plot, libc,
-    // serde_json), never the library itself.
-    let sph: Vec<&str> = NUMERICS.iter().copied().chain(["tobj", "stl_io"]).collect();
-    for section in ["dependencies", "build-dependencies"] {
-        for d in deps("participants/sph/solver/Cargo.toml", section) {
-            assert!(sph.contains(&d.as_str()), "participants/sph/solver/Cargo.toml [{section}] has `{d}`: {why}");
-        }
-    }
-    let sph_dev: Vec<&str> = sph.iter().copied().chain(["tidelink-plot", "libc", "serde_json"]).collect();
-    only_section(
-        "participants/sph/solver/Cargo.toml",
-        "dev-dependencies",
-        &sph_dev,
-        "tests and examples may plot, time and read a reference file, nothing more",
-    );
-}
-
-/// Every dependency in one section of `manifest` must be in `allowed`.
-fn only_section(manifest: &str, section: &str, allowed: &[&str], why: &str) {
-    for d in deps(manifest, section) {
-        assert!(allowed.contains(&d.as_str()), "{manifest} [{section}] has `{d}`: {why}");
+fn manifest(dir: &str) -> String {
+    if dir == "." {
+        "Cargo.toml".to_string()
+    } else {
+        format!("{dir}/Cargo.toml")
     }
 }
 
 #[test]
-fn participants_never_depend_on_each_other() {
-    let participants = ["tidelink-mbs", "tidelink-tdpf", "tidelink-buoyancy", "tidelink-sph"];
-    for (crate_name, manifest) in [
-        ("tidelink-mbs", "participants/mbs/Cargo.toml"),
-        ("tidelink-tdpf", "participants/tdpf/Cargo.toml"),
-        ("tidelink-buoyancy", "participants/buoyancy/Cargo.toml"),
-        ("tidelink-sph", "participants/sph/Cargo.toml"),
-    ] {
-        for section in ["dependencies", "dev-dependencies"] {
-            let found = deps(manifest, section);
-            for other in participants.iter().filter(|p| **p != crate_name) {
-                assert!(
-                    !found.contains(*other),
-                    "{manifest} [{section}] has `{other}`: participants never know each other; a test where two \
-                     participants talk belongs in the root tests/"
-                );
+fn every_workspace_crate_is_on_the_map() {
+    let members = members();
+    assert!(members.len() > 10, "read the members list: {members:?}");
+    for m in &members {
+        assert!(MAP.iter().any(|e| e.dir == m), "workspace member {m} is not on the crate map of tests/layers.rs");
+    }
+    for e in MAP {
+        assert!(members.iter().any(|m| m == e.dir), "{} is on the map but not a workspace member", e.dir);
+    }
+}
+
+#[test]
+fn every_crate_depends_only_on_what_its_layer_allows() {
+    for e in MAP {
+        let participant = e.dir.starts_with("participants/") && !e.dir.ends_with("/solver");
+        let allowed = |d: &str| e.deps.contains(&d) || (participant && PARTICIPANT_COMMON.contains(&d));
+        for section in ["dependencies", "build-dependencies"] {
+            for d in deps(&manifest(e.dir), section) {
+                assert!(allowed(&d), "{} [{section}] has `{d}`: {}", manifest(e.dir), e.why);
             }
         }
-    }
-    for core in ["adapter-core/Cargo.toml", "formats/bemio/Cargo.toml", "formats/vtk/Cargo.toml"] {
-        for section in ["dependencies", "dev-dependencies"] {
-            let found = deps(core, section);
+        for d in deps(&manifest(e.dir), "dev-dependencies") {
             assert!(
-                found.iter().all(|d| !d.starts_with("tidelink-") || d == "tidelink-hydro-data"),
-                "{core}: {found:?}"
+                allowed(&d) || e.dev.contains(&d.as_str()),
+                "{} [dev-dependencies] has `{d}`: {}",
+                manifest(e.dir),
+                e.why
             );
         }
     }
 }
 
 #[test]
-fn the_plot_crate_knows_nothing_of_ours() {
-    only(
-        "tools/plot/Cargo.toml",
-        &["plotters", "dejavu", "thiserror", "tempfile"],
-        "the chart crate draws series it is given; it reads no file of ours and knows no solver",
-    );
+fn participants_never_depend_on_each_other() {
+    for e in MAP.iter().filter(|e| e.dir != ".") {
+        for section in ["dependencies", "dev-dependencies", "build-dependencies"] {
+            for p in PARTICIPANTS {
+                assert!(
+                    !deps(&manifest(e.dir), section).contains(*p),
+                    "{} [{section}] has `{p}`: participants never know each other (nor does anything below them); a \
+                     test where two participants talk belongs in the root tests/",
+                    manifest(e.dir)
+                );
+            }
+        }
+    }
 }
 
 #[test]
 fn the_parser_sees_what_a_manifest_lists() {
-    // Guards the two tests above against reading nothing.
+    // Guards the tests above against reading nothing.
     let mbs = deps("participants/mbs/Cargo.toml", "dependencies");
     assert!(mbs.contains("tidelink-mbs-solver") && mbs.contains("tidelink-adapter-core"), "{mbs:?}");
+    assert!(deps("coupling/engine/Cargo.toml", "dependencies").contains("tidelink-precice-config"));
 }

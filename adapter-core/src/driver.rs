@@ -65,7 +65,13 @@ pub fn couple(
     read_time: ReadDataTime,
     progress: &mut dyn Progress,
 ) -> Result<RunSummary, CoupleError> {
-    let mut c = coupling::open(backend, name, config).map_err(|source| CoupleError::Open {
+    let open = || {
+        // The native engine's settings come from this process's environment; libprecice reads its own.
+        let settings =
+            if backend == Backend::Native { crate::launcher::engine_settings()? } else { Default::default() };
+        coupling::open_with(backend, name, config, settings)
+    };
+    let mut c = open().map_err(|source| CoupleError::Open {
         name: name.to_string(),
         config: config.display().to_string(),
         source,

@@ -14,8 +14,8 @@
 //! A participant started by hand has neither: it has no run identity (it pairs with partners
 //! that have none either) and no lifeline, and behaves as it always did.
 
-/// The environment variable holding the run identity (letters, digits, `-`, `_`, `.`).
-pub const RUN_ID_ENV: &str = "TIDELINK_RUN_ID";
+pub use tidelink_coupling::native::settings::{is_valid_run_id, RUN_ID_ENV};
+use tidelink_coupling::native::Settings;
 
 /// The environment variable holding the lifeline's file descriptor number.
 pub const LIFELINE_ENV: &str = "TIDELINK_LIFELINE_FD";
@@ -33,24 +33,18 @@ pub fn launched() -> bool {
 /// The exit status of a participant that stopped because its launcher is gone.
 pub const ORPHAN_EXIT: i32 = 1;
 
-/// Whether `id` can be a run identity: 1 to 64 letters, digits, `-`, `_` or `.`.
-pub fn is_valid_run_id(id: &str) -> bool {
-    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+/// The native engine's settings for this process: the run identity, handshake timeout and
+/// spin time from the environment ([`Settings::from_env`]), and the XML's warnings logged only
+/// when no launcher has printed them already.
+pub fn engine_settings() -> tidelink_coupling::Result<Settings> {
+    Ok(Settings { log_config_warnings: !launched(), ..Settings::from_env()? })
 }
 
-/// The run identity given in [`RUN_ID_ENV`]; `None` when unset or empty (a participant
-/// started by hand). An invalid value is ignored with a warning.
-pub fn run_id() -> Option<String> {
-    let id = std::env::var(RUN_ID_ENV).ok()?;
-    let id = id.trim();
-    if id.is_empty() {
-        return None;
+/// Logs `warnings` (each once per process) unless the launcher has printed them already.
+pub fn log_warnings(warnings: &crate::diagnostics::Diagnostics) {
+    if !launched() {
+        warnings.log_warnings();
     }
-    if !is_valid_run_id(id) {
-        log::warn!("ignoring {RUN_ID_ENV}=\"{id}\": a run identity is 1 to 64 letters, digits, `-`, `_` or `.`");
-        return None;
-    }
-    Some(id.to_string())
 }
 
 /// Starts watching the lifeline the launcher passed in [`LIFELINE_ENV`], if any: a thread

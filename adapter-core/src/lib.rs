@@ -1,13 +1,23 @@
-//! Tidelink's shared adapter core: the coupling API and its native engine, the
-//! preCICE XML model, participant YAML files, the `Adapter` trait and the driver loop.
+//! Tidelink's adapter layer: the `Adapter` trait and the one driver loop, participant YAML
+//! files (Chrono's keys) and their checks against the XML, `--check`, and the one entry point
+//! of every participant program. The only crate of the coupling stack that knows YAML and clap.
+//!
+//! The preCICE XML model ([`config`], [`diagnostics`]) and the coupling API with its engines
+//! ([`coupling`], [`time`]) are crates of their own below this one, re-exported here under the
+//! names adapters use; the mesh files are read by `tidelink-mesh`.
 
 #![warn(missing_docs)]
 
 pub mod adapter;
+/// The coupling API and its backends (the crate `tidelink-coupling`).
+pub use tidelink_coupling as coupling;
+/// Kahan-compensated coupled time, the one clock of the driver and the engine.
+pub use tidelink_coupling::time;
+/// The preCICE XML model and its validation (the crate `tidelink-precice-config`).
+pub use tidelink_precice_config as config;
+/// File-and-line findings shared by the XML and YAML readers.
+pub use tidelink_precice_config::diagnostics;
 pub mod cli;
-pub mod config;
-pub mod coupling;
-pub mod diagnostics;
 pub mod driver;
 pub mod launcher;
 pub mod mesh;
@@ -17,7 +27,6 @@ pub mod records;
 pub mod spec;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
-pub mod time;
 
 pub use adapter::{Adapter, AdapterError, AdapterResult};
 pub use coupling::{Coupling, CouplingData, CouplingError, VertexId};

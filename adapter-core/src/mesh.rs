@@ -1,6 +1,7 @@
 //! Coupling points shared by every participant: an inline list, a text file of
 //! coordinates (Chrono's format: an optional count line, then `x y z` per line), or the
-//! vertices of a Wavefront `.obj` or an `.stl` file, chosen by extension (any case).
+//! vertices of a Wavefront `.obj` or an `.stl` file (read by `tidelink-mesh`), chosen by
+//! extension (any case).
 
 use crate::spec::PointsSpec;
 use std::path::{Path, PathBuf};
@@ -59,40 +60,9 @@ pub enum MeshError {
         /// The extension as written.
         ext: String,
     },
-    /// tobj could not read the OBJ file.
-    #[error("{path}: cannot read the Wavefront OBJ file: {message}")]
-    Obj {
-        /// The OBJ file.
-        path: PathBuf,
-        /// tobj's message.
-        message: String,
-    },
-    /// The mesh file has no bytes at all (an export that failed, a file truncated to nothing).
-    #[error("{path}: the file is empty; export the surface again as a .{ext} file with its vertices")]
-    EmptyFile {
-        /// The mesh file.
-        path: PathBuf,
-        /// `obj` or `stl`.
-        ext: &'static str,
-    },
-    /// The file is neither ASCII STL (`solid …`) nor binary STL (84-byte header and count, 50 bytes
-    /// per triangle).
-    #[error("{path}: not an STL file: {why}; export the surface as ASCII or binary STL")]
-    NotStl {
-        /// The file.
-        path: PathBuf,
-        /// What did not fit.
-        why: String,
-    },
-    /// stl_io could not parse the STL file (ASCII or binary).
-    #[error("{path}: cannot read the STL file: {source}")]
-    Stl {
-        /// The STL file.
-        path: PathBuf,
-        /// stl_io's error.
-        #[source]
-        source: std::io::Error,
-    },
+    /// The `.obj` or `.stl` file could not be read (its message names the file).
+    #[error(transparent)]
+    File(#[from] tidelink_mesh::MeshError),
 }
 
 /// The kind of points file, from its extension (case-insensitive).
@@ -197,55 +167,12 @@ pub fn parse_text_points(path: &Path, text: &str) -> Result<Vec<[f64; 3]>, MeshE
 
 /// The vertices of every object of a Wavefront `.obj` file, in file order.
 pub fn read_obj_vertices(path: &Path) -> Result<Vec<[f64; 3]>, MeshError> {
-    match std::fs::metadata(path) {
-        Ok(m) if m.len() == 0 => return Err(MeshError::EmptyFile { path: path.to_path_buf(), ext: "obj" }),
-        Ok(_) => {}
-        Err(source) => return Err(MeshError::Io { path: path.to_path_buf(), source }),
-    }
-    let options = tobj::LoadOptions { single_index: false, triangulate: false, ..Default::default() };
-    let (models, _materials) = tobj::load_obj(path, &options)
-        .map_err(|e| MeshError::Obj { path: path.to_path_buf(), message: e.to_string() })?;
-    let mut points = Vec::new();
-    for m in &models {
-        points.extend(m.mesh.positions.chunks_exact(3).map(|c| [c[0] as f64, c[1] as f64, c[2] as f64]));
-    }
-    Ok(points)
+    Ok(tidelink_mesh::read_vertices(path)?)
 }
 
 /// The distinct vertices of an `.stl` file (ASCII or binary).
 pub fn read_stl_vertices(path: &Path) -> Result<Vec<[f64; 3]>, MeshError> {
-    let bytes = std::fs::read(path).map_err(|source| MeshError::Io { path: path.to_path_buf(), source })?;
-    if bytes.is_empty() {
-        return Err(MeshError::EmptyFile { path: path.to_path_buf(), ext: "stl" });
-    }
-    if let Some(why) = not_stl(&bytes) {
-        return Err(MeshError::NotStl { path: path.to_path_buf(), why });
-    }
-    let mut file = std::io::Cursor::new(bytes);
-    let mesh = stl_io::read_stl(&mut file).map_err(|source| MeshError::Stl { path: path.to_path_buf(), source })?;
-    Ok(mesh.vertices.iter().map(|v| [v[0] as f64, v[1] as f64, v[2] as f64]).collect())
-}
-
-/// Why `bytes` cannot be an STL file, if they cannot: ASCII STL starts with `solid`; binary STL
-/// has an 80-byte header, a triangle count, and 50 bytes per triangle after that.
-fn not_stl(bytes: &[u8]) -> Option<String> {
-    let start = bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(bytes.len());
-    if bytes[start..].starts_with(b"solid") {
-        return None;
-    }
-    if bytes.len() < 84 {
-        return Some(format!("{} bytes, neither ASCII (`solid …`) nor binary (84 bytes at least)", bytes.len()));
-    }
-    let count = u32::from_le_bytes([bytes[80], bytes[81], bytes[82], bytes[83]]) as u64;
-    let expected = 84 + 50 * count;
-    if bytes.len() as u64 != expected {
-        return Some(format!(
-            "it does not start with `solid` (ASCII), and as binary its header counts {count} triangles, which \
-             take {expected} bytes, but the file has {}",
-            bytes.len()
-        ));
-    }
-    None
+    Ok(tidelink_mesh::read_vertices(path)?)
 }
 
 #[cfg(test)]
@@ -350,7 +277,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         for name in ["e.stl", "e.obj"] {
             let e = read_points_file(&write(dir.path(), name, "")).unwrap_err();
-            assert!(matches!(e, MeshError::EmptyFile { .. }), "{e}");
+            assert!(matches!(e, MeshError::File(tidelink_mesh::MeshError::EmptyFile { .. })), "{e}");
             assert!(e.to_string().contains(name) && e.to_string().contains("the file is empty"), "{e}");
         }
         let e = read_points_file(&write(dir.path(), "g.stl", "this is no mesh\n")).unwrap_err();

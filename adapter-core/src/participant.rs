@@ -166,7 +166,7 @@ pub fn build_logged<P: Participant>(
     precice_config: &Path,
 ) -> Result<(P::Adapter, ParticipantFile), ParticipantError> {
     let (built, file) = build::<P>(participant_file, precice_config)?;
-    built.warnings.log_warnings();
+    crate::launcher::log_warnings(&built.warnings);
     Ok((built.adapter, file))
 }
 
@@ -225,7 +225,7 @@ pub fn run<P: Participant>(
     progress: &mut dyn Progress,
 ) -> Result<(RunSummary, P::Adapter), ParticipantError> {
     let (built, file) = build::<P>(participant_file, precice_config)?;
-    built.warnings.log_warnings();
+    crate::launcher::log_warnings(&built.warnings);
     if backend == Backend::Native {
         refuse_what_the_engine_refuses(precice_config, &file.adapter.participant_name)?;
     }
@@ -431,7 +431,7 @@ mod tests {
 
     /// The corpus' valid base case with its scheme made serial-implicit (still at line 20).
     fn implicit_xml() -> String {
-        include_str!("../tests/corpus/xml/valid/base.xml")
+        include_str!("../../coupling/config/tests/corpus/xml/valid/base.xml")
             .replace("coupling-scheme:serial-explicit", "coupling-scheme:serial-implicit")
             .replace(
                 r#"<time-window-size value="0.1"/>"#,

@@ -4,15 +4,13 @@
 //! Every test needs ../shared/compat/chrono: ignored without it, failing with the missing
 //! file named under TIDELINK_REQUIRE_SHARED=1 (docs/testing.md).
 
-mod common;
-
 use std::path::PathBuf;
 use tidelink_adapter_core::diagnostics::Diagnostics;
 use tidelink_adapter_core::spec::{self, DataType, MeshType, ParticipantFile, PointsSpec, ReadDataTime};
 
 /// The file `rel` of Chrono's shipped cases (panics naming it when missing).
 fn shared(rel: &str) -> PathBuf {
-    common::shared_path(&format!("compat/chrono/{rel}"))
+    tidelink_shared_data::require(env!("TIDELINK_SHARED_DIR"), &format!("compat/chrono/{rel}"))
 }
 
 fn load(rel: &str) -> (ParticipantFile, Diagnostics) {

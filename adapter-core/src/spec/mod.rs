@@ -116,7 +116,7 @@ pub fn load_for_run(
     precice_config: &Path,
 ) -> Result<(ParticipantFile, PreciceConfig), Diagnostics> {
     let (file, cfg, warnings) = load_checked(participant_file, precice_config)?;
-    warnings.log_warnings();
+    crate::launcher::log_warnings(&warnings);
     Ok((file, cfg))
 }
 

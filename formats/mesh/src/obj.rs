@@ -9,8 +9,8 @@ fn load(path: &Path, options: &tobj::LoadOptions) -> Result<Vec<tobj::Model>, Me
         Ok(_) => {}
         Err(source) => return Err(MeshError::Io { path: path.to_path_buf(), source }),
     }
-    let (models, _materials) =
-        tobj::load_obj(path, options).map_err(|e| MeshError::Obj { path: path.to_path_buf(), message: e.to_string() })?;
+    let (models, _materials) = tobj::load_obj(path, options)
+        .map_err(|e| MeshError::Obj { path: path.to_path_buf(), message: e.to_string() })?;
     Ok(models)
 }
 

@@ -77,6 +77,35 @@ pub fn build_script() {
     println!("cargo::rustc-env=TIDELINK_SHARED_DIR={}", dir.display());
 }
 
+/// The file or folder `rel` of the shared folder `dir` (a crate's `env!("TIDELINK_SHARED_DIR")`),
+/// or why it is not there, naming both.
+pub fn find(dir: &str, rel: &str) -> Result<PathBuf, String> {
+    let dir = Path::new(dir);
+    let p = dir.join(rel);
+    if p.exists() {
+        Ok(p)
+    } else {
+        let why = if dir.is_dir() { "that folder has no such entry" } else { "that folder does not exist" };
+        Err(format!(
+            "missing reference data {}: needs `{rel}` of the shared data folder {} ({why}); put the folder \
+             beside the repository or point TIDELINK_SHARED at it (docs/testing.md)",
+            p.display(),
+            dir.display()
+        ))
+    }
+}
+
+/// As [`find`], panicking with its message: for tests marked
+/// `#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/…")]`, which are reported as ignored
+/// where the folder is absent and fail here when `TIDELINK_REQUIRE_SHARED=1`.
+#[track_caller]
+pub fn require(dir: &str, rel: &str) -> PathBuf {
+    match find(dir, rel) {
+        Ok(p) => p,
+        Err(e) => panic!("{e}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

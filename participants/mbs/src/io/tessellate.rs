@@ -97,35 +97,9 @@ fn cylinder(r: f64, length: f64, axis: &Vector3<f64>) -> Triangles {
 
 /// A triangle mesh from an `.obj` (faces triangulated) or `.stl` file, scaled.
 fn mesh(path: &Path, scale: f64) -> Result<Triangles, String> {
-    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-    match ext.as_deref() {
-        Some("obj") => {
-            let options = tobj::LoadOptions { triangulate: true, single_index: true, ..Default::default() };
-            let (models, _) = tobj::load_obj(path, &options).map_err(|e| format!("{}: {e}", path.display()))?;
-            let mut points = Vec::new();
-            let mut tris = Vec::new();
-            for m in models {
-                let base = points.len();
-                points.extend(m.mesh.positions.chunks(3).map(|p| scale * Vector3::new(p[0], p[1], p[2]).cast::<f64>()));
-                tris.extend(
-                    m.mesh
-                        .indices
-                        .chunks(3)
-                        .map(|t| [base + t[0] as usize, base + t[1] as usize, base + t[2] as usize]),
-                );
-            }
-            Ok((points, tris))
-        }
-        Some("stl") => {
-            let mut f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let m =
-                stl_io::read_stl(&mut f).map_err(|e| format!("{}: not a readable STL file: {e}", path.display()))?;
-            let points = m.vertices.iter().map(|p| scale * Vector3::new(p[0], p[1], p[2]).cast::<f64>()).collect();
-            let tris = m.faces.iter().map(|f| f.vertices).collect();
-            Ok((points, tris))
-        }
-        _ => Err(format!("{}: a mesh shape must be an .obj or .stl file", path.display())),
-    }
+    let m = tidelink_mesh::read_surface(path).map_err(|e| e.to_string())?;
+    let points = m.vertices.iter().map(|p| scale * Vector3::new(p[0], p[1], p[2])).collect();
+    Ok((points, m.triangles))
 }
 
 #[cfg(test)]

@@ -21,7 +21,10 @@ pub enum SphError {
         /// What is wrong.
         reason: String,
     },
-    /// A mesh file could not be read.
+    /// A mesh file could not be read (its message names the file and what to fix).
+    #[error(transparent)]
+    MeshFile(#[from] tidelink_mesh::MeshError),
+    /// A mesh file was read but cannot be a body (no triangles).
     #[error("mesh file {path}: {reason}")]
     Mesh {
         /// The file.

@@ -17,35 +17,10 @@ impl TriMesh {
     /// Reads a Wavefront `.obj` (all objects, faces triangulated) or an `.stl` (ASCII or
     /// binary), by extension.
     pub fn read(path: &Path) -> Result<Self> {
-        let err = |reason: String| SphError::Mesh { path: path.display().to_string(), reason };
-        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default().to_ascii_lowercase();
-        let triangles = match ext.as_str() {
-            "obj" => {
-                let options = tobj::LoadOptions { single_index: true, triangulate: true, ..Default::default() };
-                let (models, _) = tobj::load_obj(path, &options).map_err(|e| err(e.to_string()))?;
-                let mut t = Vec::new();
-                for m in &models {
-                    let p = &m.mesh.positions;
-                    let v = |i: u32| {
-                        let i = 3 * i as usize;
-                        Point3::new(p[i] as f64, p[i + 1] as f64, p[i + 2] as f64)
-                    };
-                    t.extend(m.mesh.indices.chunks_exact(3).map(|f| [v(f[0]), v(f[1]), v(f[2])]));
-                }
-                t
-            }
-            "stl" => {
-                let mut file = std::fs::File::open(path).map_err(|e| err(e.to_string()))?;
-                let mesh = stl_io::read_stl(&mut file).map_err(|e| err(e.to_string()))?;
-                let v = |i: usize| {
-                    let p = mesh.vertices[i];
-                    Point3::new(p[0] as f64, p[1] as f64, p[2] as f64)
-                };
-                mesh.faces.iter().map(|f| [v(f.vertices[0]), v(f.vertices[1]), v(f.vertices[2])]).collect()
-            }
-            _ => return Err(err("expected a .obj or .stl file".into())),
-        };
-        Self::new(triangles).map_err(|e| err(e.to_string()))
+        let mesh = tidelink_mesh::read_surface(path)?;
+        let point = |p: [f64; 3]| Point3::new(p[0], p[1], p[2]);
+        let triangles = (0..mesh.triangles.len()).map(|t| mesh.corners(t).map(point)).collect();
+        Self::new(triangles).map_err(|e| SphError::Mesh { path: path.display().to_string(), reason: e.to_string() })
     }
 
     /// A mesh from triangles; refuses an empty one.

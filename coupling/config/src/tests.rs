@@ -1,0 +1,231 @@
+//! Unit tests of the whole reader: the reference files, value rules, defaults, hash and
+//! "all problems at once". The broken-file corpus is in `tests/config_corpus.rs`.
+
+use super::*;
+
+/// The reference file `rel` of ../shared (docs/testing.md).
+#[track_caller]
+fn shared(rel: &str) -> std::path::PathBuf {
+    tidelink_shared_data::require(env!("TIDELINK_SHARED_DIR"), rel)
+}
+use std::path::Path;
+
+fn ok(text: &str) -> (PreciceConfig, Diagnostics) {
+    match parse_str(text, Path::new("case/precice.xml")) {
+        Ok(r) => r,
+        Err(e) => panic!("unexpected errors:\n{e}"),
+    }
+}
+
+fn errors(text: &str) -> Vec<Diagnostic> {
+    match parse_str(text, Path::new("case/precice.xml")) {
+        Ok((_, w)) => panic!("expected errors, got success with warnings:\n{w}"),
+        Err(e) => e.errors().cloned().collect(),
+    }
+}
+
+/// A valid two-participant serial-explicit file; `{scheme}` and `{extra}` are substituted.
+fn base(kind: &str, scheme_body: &str) -> String {
+    format!(
+        r#"<precice-configuration>
+  <data:scalar name="T"/>
+  <data:vector name="F" waveform-degree="2"/>
+  <mesh name="MA" dimensions="2"><use-data name="T"/><use-data name="F"/></mesh>
+  <participant name="A">
+    <provide-mesh name="MA"/>
+    <write-data name="T" mesh="MA"/>
+    <read-data name="F" mesh="MA"/>
+  </participant>
+  <participant name="B">
+    <receive-mesh name="MA" from="A"/>
+    <read-data name="T" mesh="MA"/>
+    <write-data name="F" mesh="MA"/>
+  </participant>
+  <m2n:sockets acceptor="A" connector="B"/>
+  <coupling-scheme:{kind}>
+    <participants first="A" second="B"/>
+{scheme_body}
+    <exchange data="T" mesh="MA" from="A" to="B" initialize="maybe"/>
+    <exchange data="F" mesh="MA" from="B" to="A" substeps="on"/>
+  </coupling-scheme:{kind}>
+</precice-configuration>
+"#
+    )
+}
+
+#[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/compat/chrono (reference data beside the repository)")]
+fn compat_files_parse_without_errors() {
+    for rel in [
+        "compat/chrono/sphere_drop/precice_config_explicit.xml",
+        "compat/chrono/sphere_drop/precice_config_implicit.xml",
+        "compat/chrono/flap_openfoam/precice_config.xml",
+    ] {
+        let p = shared(rel);
+        let (cfg, warnings) = match load(&p) {
+            Ok(r) => r,
+            Err(e) => panic!("{rel}:\n{e}"),
+        };
+        assert_eq!(warnings.errors().count(), 0);
+        assert_eq!(cfg.participants.len(), 2, "{rel}");
+        assert_eq!(cfg.schemes.len(), 1, "{rel}");
+        assert_eq!(cfg.hash.len(), 32);
+        assert!(cfg.path.ends_with(rel));
+    }
+}
+
+#[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/compat/chrono (reference data beside the repository)")]
+fn compat_explicit_model_content() {
+    let p = shared("compat/chrono/sphere_drop/precice_config_explicit.xml");
+    let (cfg, _) = load(&p).expect("valid");
+    let s = &cfg.schemes[0];
+    assert_eq!(s.kind, SchemeKind::SerialExplicit);
+    assert_eq!((s.first.as_str(), s.second.as_str()), ("Solid", "Fluid"));
+    assert_eq!(s.max_time_windows, Some(1000));
+    assert_eq!(s.time_window_size, TimeWindowSize::Fixed(0.001));
+    assert_eq!(s.exchanges.len(), 4);
+    assert!(s.exchanges[0].initialize && !s.exchanges[2].initialize);
+    assert!(s.exchanges.iter().all(|x| !x.substeps));
+    let fluid = cfg.participant("Fluid").expect("Fluid");
+    assert_eq!(fluid.mappings.len(), 2);
+    assert_eq!(fluid.mappings[0].direction, MappingDirection::Write);
+    assert_eq!(fluid.mappings[0].constraint, MappingConstraint::Conservative);
+    assert_eq!(cfg.m2ns[0].exchange_directory, ".");
+    assert_eq!(cfg.data_dimensions("SolidMesh", "forces"), Some(3));
+}
+
+#[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/compat/chrono (reference data beside the repository)")]
+fn compat_implicit_and_flap_content() {
+    {
+        let p = shared("compat/chrono/sphere_drop/precice_config_implicit.xml");
+        let (cfg, _) = load(&p).expect("valid");
+        let s = &cfg.schemes[0];
+        assert_eq!(s.kind, SchemeKind::SerialImplicit);
+        assert_eq!(s.max_iterations, Some(3));
+        assert!(s.exchanges.iter().all(|x| x.substeps), "implicit default is substeps=true");
+    }
+    {
+        let p = shared("compat/chrono/flap_openfoam/precice_config.xml");
+        let (cfg, _) = load(&p).expect("valid");
+        let fluid = cfg.participant("Fluid").expect("Fluid");
+        assert_eq!(fluid.mappings[0].method, MappingMethod::Rbf);
+        assert_eq!(fluid.mappings[0].basis_functions[0].name, "thin-plate-splines");
+        let solid = cfg.participant("Solid").expect("Solid");
+        assert_eq!(solid.watch_points[0].coordinate, vec![0.25, 0.0]);
+        assert_eq!(solid.exports[0].format, "vtu");
+        assert_eq!(cfg.schemes[0].max_time, Some(2.5));
+        assert_eq!(cfg.m2ns[0].exchange_directory, "..");
+    }
+}
+
+#[test]
+fn bools_fractions_and_defaults() {
+    let (cfg, _) = ok(&base("serial-explicit", r#"    <max-time value="1"/><time-window-size value="1/4"/>"#));
+    let s = &cfg.schemes[0];
+    assert_eq!(s.time_window_size, TimeWindowSize::Fixed(0.25));
+    assert!(!s.exchanges[0].initialize, "\"maybe\" is silently false");
+    assert!(!s.exchanges[0].substeps, "explicit default");
+    assert!(s.exchanges[1].substeps, "\"on\" is true");
+    assert_eq!(cfg.data("T").map(|d| d.waveform_degree), Some(1));
+    assert_eq!(cfg.data("F").map(|d| d.waveform_degree), Some(2));
+    let m = &cfg.m2ns[0];
+    assert_eq!((m.port, m.network.as_str(), m.exchange_directory.as_str()), (0, "lo", "."));
+    assert_eq!(m.kind, M2nKind::Sockets);
+}
+
+#[test]
+fn implicit_substeps_default_true() {
+    let body = r#"    <max-time-windows value="3"/><time-window-size value="0.1"/><max-iterations value="5"/>"#;
+    let (cfg, _) = ok(&base("parallel-implicit", body));
+    assert!(cfg.schemes[0].exchanges[0].substeps);
+    assert_eq!(cfg.schemes[0].max_iterations, Some(5));
+}
+
+#[test]
+fn hash_changes_with_one_whitespace_character() {
+    let a = base("serial-explicit", r#"    <max-time value="1"/><time-window-size value="0.1"/>"#);
+    let b = a.replacen("<participant name=\"A\">", "<participant  name=\"A\">", 1);
+    let (ca, _) = ok(&a);
+    let (cb, _) = ok(&b);
+    assert_ne!(ca.hash, cb.hash);
+    assert_eq!(ca.hash, ok(&a).0.hash);
+    assert_eq!(ca.hash, content_hash(a.as_bytes()));
+}
+
+#[test]
+fn all_independent_problems_are_reported() {
+    // Three unrelated mistakes: bad mesh dimension, exchange from == to, no termination.
+    let text = base("serial-explicit", r#"    <time-window-size value="0.1"/>"#)
+        .replace(r#"dimensions="2""#, r#"dimensions="4""#)
+        .replace(r#"from="B" to="A" substeps="on""#, r#"from="B" to="B" substeps="on""#);
+    let e = errors(&text);
+    assert_eq!(e.len(), 3, "{e:#?}");
+    assert!(e.iter().any(|d| d.message.contains("must be 2 or 3") && d.location.line == 4));
+    assert!(e.iter().any(|d| d.message.contains("You cannot define an exchange from and to the same participant")));
+    assert!(e.iter().any(|d| d.message.contains("At least one termination condition is required")));
+    assert!(e.iter().all(|d| d.location.file == Path::new("case/precice.xml")));
+}
+
+#[test]
+fn attribute_lines_in_multi_line_tags() {
+    let text = "<precice-configuration>\n  <data:scalar\n    name=\"T\"\n    waveform-degre=\"1\"/>\n</precice-configuration>\n";
+    let e = errors(text);
+    let d = e.iter().find(|d| d.message.contains("contains an unknown attribute")).expect("unknown attribute");
+    assert_eq!(d.location.line, 4);
+    assert!(d.message.contains("Did you mean \"waveform-degree\"?"), "{}", d.message);
+}
+
+#[test]
+fn malformed_xml_never_panics() {
+    for text in
+        ["", "<", "<precice-configuration", "<a></b>", "<a x=1/>", "<a/><b/>", "\u{feff}<a>", "<a x=\"&bogus;\"/>"]
+    {
+        let r = parse_str(text, Path::new("x.xml"));
+        let e = r.err().unwrap_or_else(|| panic!("{text:?} should fail"));
+        assert!(e.has_errors());
+        assert!(e.0.iter().all(|d| d.location.file == Path::new("x.xml")));
+    }
+}
+
+#[test]
+fn window_end_and_warnings_surface() {
+    // Degree 2 with substeps on, T received by B who reads it: no errors; Aitken warning in parallel.
+    let body = r#"    <max-time-windows value="3"/><time-window-size value="0.1"/><max-iterations value="5"/>
+    <acceleration:aitken><data name="F" mesh="MA"/></acceleration:aitken>"#;
+    let (_, w) = ok(&base("parallel-implicit", body));
+    assert!(w.warnings().any(|d| d.message.contains("known to perform bad in parallel coupling schemes")), "{w}");
+}
+
+#[test]
+fn load_reports_missing_file() {
+    let e = load(Path::new("definitely/not/here.xml")).expect_err("error");
+    assert!(e.0[0].message.contains("Cannot read"));
+    assert_eq!(e.0[0].location.file, Path::new("definitely/not/here.xml"));
+}
+
+#[test]
+fn truncated_and_mangled_input_never_panics() {
+    let text = base(
+        "serial-implicit",
+        r#"    <max-time value="1"/><time-window-size value="0.1"/>
+    <acceleration:IQN-ILS><data name="F" mesh="MA"/><filter type="QR2"/></acceleration:IQN-ILS>"#,
+    );
+    for (i, _) in text.char_indices() {
+        let _ = parse_str(&text[..i], Path::new("t.xml"));
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    for skip in 0..lines.len() {
+        let mangled: Vec<&str> = lines.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, l)| *l).collect();
+        let _ = parse_str(&mangled.join("\n"), Path::new("t.xml"));
+        let swapped = text.replace(lines[skip].trim(), "<x a=\"1/0\" b=\"\"/>");
+        let _ = parse_str(&swapped, Path::new("t.xml"));
+    }
+}
+
+#[test]
+fn validate_reports_nothing_for_a_clean_model() {
+    let (cfg, _) = ok(&base("serial-explicit", r#"    <max-time value="1"/><time-window-size value="0.1"/>"#));
+    assert!(!validate(&cfg).has_errors());
+}

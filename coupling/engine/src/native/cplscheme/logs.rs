@@ -1,0 +1,93 @@
+//! The iteration and convergence logs of implicit schemes, in preCICE's text-table layout so
+//! existing post-processing scripts read them (docs/design/coupling-semantics.md §11.8):
+//! a header of column names each preceded by two spaces, one row per line, integers
+//! right-aligned in 6 characters, reals in C's `%15.8e`, values separated by two spaces,
+//! no newline after the last row.
+
+use crate::{CouplingError, Result};
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
+
+/// One value of a row.
+#[derive(Debug, Clone, Copy)]
+pub enum Cell {
+    /// A count.
+    Int(i64),
+    /// A residual.
+    Real(f64),
+}
+
+/// A text table written row by row (flushed, so a running case can be watched).
+pub struct Table {
+    file: File,
+}
+
+/// `x` as C's `printf("%15.8e")` writes it: `1.00000000e+00`, right-aligned in 15 characters.
+pub fn c_scientific(x: f64) -> String {
+    let body = if x.is_nan() {
+        "nan".to_string()
+    } else if x.is_infinite() {
+        if x > 0.0 { "inf" } else { "-inf" }.to_string()
+    } else {
+        let s = format!("{x:.8e}");
+        let (mantissa, exp) = s.split_once('e').expect("Rust's {:e} has an exponent");
+        let exp: i32 = exp.parse().expect("integer exponent");
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{mantissa}e{sign}{:02}", exp.abs())
+    };
+    format!("{body:>15}")
+}
+
+impl Table {
+    /// Creates `dir/name` with the header line.
+    pub fn create(dir: &Path, name: &str, columns: &[String]) -> Result<Table> {
+        let path = dir.join(name);
+        let mut file = File::create(&path)
+            .map_err(|e| CouplingError::new(format!("cannot create the log file \"{}\": {e}", path.display())))?;
+        let header: String = columns.iter().map(|c| format!("  {c}")).collect();
+        file.write_all(header.as_bytes())
+            .map_err(|e| CouplingError::new(format!("cannot write the log file \"{}\": {e}", path.display())))?;
+        Ok(Table { file })
+    }
+
+    /// Appends one row on a new line.
+    pub fn row(&mut self, cells: &[Cell]) {
+        let text: Vec<String> = cells
+            .iter()
+            .map(|c| match c {
+                Cell::Int(i) => format!("{i:>6}"),
+                Cell::Real(x) => c_scientific(*x),
+            })
+            .collect();
+        // A log that cannot be written must not stop the coupling; warn once per row.
+        if let Err(e) = write!(self.file, "\n{}", text.join("  ")).and_then(|_| self.file.flush()) {
+            log::warn!("cannot write an iteration log row: {e}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reals_are_written_as_c_does() {
+        assert_eq!(c_scientific(1.0), " 1.00000000e+00");
+        assert_eq!(c_scientific(-0.000123456789), "-1.23456789e-04");
+        assert_eq!(c_scientific(0.0), " 0.00000000e+00");
+        assert_eq!(c_scientific(6.02e123), "6.02000000e+123", "15 characters already");
+        assert_eq!(c_scientific(f64::INFINITY), "            inf");
+    }
+
+    #[test]
+    fn rows_follow_the_header_without_a_trailing_newline() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut t = Table::create(dir.path(), "t.log", &["TimeWindow".into(), "Iterations".into()]).unwrap();
+        t.row(&[Cell::Int(1), Cell::Int(3)]);
+        t.row(&[Cell::Int(2), Cell::Real(0.5)]);
+        drop(t);
+        let text = std::fs::read_to_string(dir.path().join("t.log")).unwrap();
+        assert_eq!(text, "  TimeWindow  Iterations\n     1       3\n     2   5.00000000e-01");
+    }
+}

@@ -1,0 +1,83 @@
+//! Nearest-neighbor mapping (docs/design/coupling-semantics.md §7.3): consistent — every output vertex takes the value
+//! of the closest input vertex; conservative — every input value is added to its closest
+//! output vertex (so sums are kept). Ties go to the lowest vertex id.
+
+use super::Mapping;
+use tidelink_precice_config::MappingConstraint;
+
+/// Index of the nearest vertex of `to` for each vertex of `from`.
+fn nearest_indices(from: &[f64], to: &[f64], dim: usize) -> Vec<usize> {
+    from.chunks_exact(dim)
+        .map(|p| {
+            let mut best = (f64::INFINITY, 0usize);
+            for (j, q) in to.chunks_exact(dim).enumerate() {
+                let d: f64 = p.iter().zip(q).map(|(a, b)| (a - b) * (a - b)).sum();
+                if d < best.0 {
+                    best = (d, j);
+                }
+            }
+            best.1
+        })
+        .collect()
+}
+
+/// A nearest-neighbor mapping with its precomputed neighbor table.
+pub struct NearestNeighbor {
+    conservative: bool,
+    /// consistent: for each output vertex its input vertex; conservative: for each input its output vertex.
+    table: Vec<usize>,
+    n_out: usize,
+}
+
+impl NearestNeighbor {
+    pub fn new(input: &[f64], output: &[f64], dim: usize, constraint: MappingConstraint) -> Self {
+        let conservative = constraint == MappingConstraint::Conservative;
+        let table =
+            if conservative { nearest_indices(input, output, dim) } else { nearest_indices(output, input, dim) };
+        NearestNeighbor { conservative, table, n_out: output.len() / dim }
+    }
+}
+
+impl Mapping for NearestNeighbor {
+    fn map(&self, input: &[f64], c: usize) -> Vec<f64> {
+        let mut out = vec![0.0; self.n_out * c];
+        if self.conservative {
+            for (i, &j) in self.table.iter().enumerate() {
+                for k in 0..c {
+                    out[j * c + k] += input[i * c + k];
+                }
+            }
+        } else {
+            for (j, &i) in self.table.iter().enumerate() {
+                out[j * c..(j + 1) * c].copy_from_slice(&input[i * c..(i + 1) * c]);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Scenario A21 (NN part).
+    #[test]
+    fn scenario_a21() {
+        let input = [0.0, 0.0, 1.0, 0.0, 2.0, 0.0];
+        let output = [0.4, 0.0, 1.6, 0.0];
+        let m = NearestNeighbor::new(&input, &output, 2, MappingConstraint::Consistent);
+        assert_eq!(m.map(&[10.0, 20.0, 30.0], 1), vec![10.0, 30.0]);
+        // Conservative back from the output-side mesh onto the three vertices.
+        let back = NearestNeighbor::new(&output, &input, 2, MappingConstraint::Conservative);
+        assert_eq!(back.map(&[5.0, 7.0], 1), vec![5.0, 0.0, 7.0]);
+    }
+
+    #[test]
+    fn conservative_keeps_the_sum_of_vectors() {
+        let input = [0.0, 0.0, 0.1, 0.0, 0.9, 0.0];
+        let output = [0.0, 0.0, 1.0, 0.0];
+        let m = NearestNeighbor::new(&input, &output, 2, MappingConstraint::Conservative);
+        let v = m.map(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], 2);
+        assert_eq!(v, vec![4.0, 6.0, 5.0, 6.0]);
+    }
+}

@@ -1,0 +1,16 @@
+//! The native coupling engine: preCICE v3's observable semantics between processes
+//! over TCP. Module names follow preCICE's own decomposition.
+
+pub mod acceleration;
+mod cplscheme;
+mod data;
+mod m2n;
+mod mapping;
+mod participant;
+pub mod settings;
+pub mod time;
+mod unsupported;
+
+pub use m2n::rendezvous::{clean_precice_run, Cleaned, Owner};
+pub use participant::{check, NativeParticipant};
+pub use settings::Settings;

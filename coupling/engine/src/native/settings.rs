@@ -1,0 +1,135 @@
+//! What the program that opens a native participant tells it: the run it belongs to and how it
+//! waits. The engine reads no environment variable itself; a program's entry point builds
+//! [`Settings`] (usually [`Settings::from_env`]) and passes them in.
+
+use crate::{CouplingError, Result};
+use std::time::Duration;
+
+/// The environment variable holding the run identity (letters, digits, `-`, `_`, `.`).
+pub const RUN_ID_ENV: &str = "TIDELINK_RUN_ID";
+/// The environment variable holding how long `initialize` waits for partners, in seconds.
+pub const HANDSHAKE_TIMEOUT_ENV: &str = "TIDELINK_HANDSHAKE_TIMEOUT";
+/// The environment variable holding how long a wait polls before it blocks, in microseconds.
+pub const SPIN_ENV: &str = "TIDELINK_SPIN_US";
+
+/// A native participant's settings from outside the XML.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// The run this participant belongs to; it pairs only with partners of the same run (`None`:
+    /// a participant started by hand, pairing with partners that have none either).
+    pub run_id: Option<String>,
+    /// How long `initialize` waits for partners (default 60 s).
+    pub handshake_timeout: Duration,
+    /// How long a wait polls its socket (yielding the CPU between polls) before it blocks (default
+    /// 50 µs; zero disables). On virtual machines waking a blocked reader on another CPU costs about
+    /// 100 µs, far more than a partner's usual answer time.
+    pub spin: Duration,
+    /// Whether the XML's warnings are logged (not where a launcher has printed them already).
+    pub log_config_warnings: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            run_id: None,
+            handshake_timeout: Duration::from_secs(60),
+            spin: Duration::from_micros(50),
+            log_config_warnings: true,
+        }
+    }
+}
+
+impl Settings {
+    /// From [`RUN_ID_ENV`], [`HANDSHAKE_TIMEOUT_ENV`] and [`SPIN_ENV`], each defaulted when unset;
+    /// a value that is not valid is an error naming the variable (an invalid run identity is
+    /// ignored with a warning, as a participant started by hand).
+    pub fn from_env() -> Result<Settings> {
+        Ok(Settings {
+            run_id: run_id_from(env_text(RUN_ID_ENV)?.as_deref()),
+            handshake_timeout: handshake_timeout_from(env_text(HANDSHAKE_TIMEOUT_ENV)?.as_deref())?,
+            spin: spin_from(env_text(SPIN_ENV)?.as_deref())?,
+            log_config_warnings: true,
+        })
+    }
+}
+
+/// Whether `id` can be a run identity: 1 to 64 letters, digits, `-`, `_` or `.`.
+pub fn is_valid_run_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+}
+
+/// The environment variable `name` as text (`None` when unset); not text is an error naming it.
+fn env_text(name: &str) -> Result<Option<String>> {
+    match std::env::var(name) {
+        Ok(v) => Ok(Some(v)),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(v)) => {
+            Err(CouplingError::new(format!("the environment variable {name}={v:?} is not text")))
+        }
+    }
+}
+
+fn run_id_from(text: Option<&str>) -> Option<String> {
+    let id = text?.trim();
+    if id.is_empty() {
+        return None;
+    }
+    if !is_valid_run_id(id) {
+        log::warn!("ignoring {RUN_ID_ENV}=\"{id}\": a run identity is 1 to 64 letters, digits, `-`, `_` or `.`");
+        return None;
+    }
+    Some(id.to_string())
+}
+
+fn handshake_timeout_from(text: Option<&str>) -> Result<Duration> {
+    const NAME: &str = HANDSHAKE_TIMEOUT_ENV;
+    let Some(text) = text else { return Ok(Settings::default().handshake_timeout) };
+    match text.trim().parse::<f64>() {
+        Ok(s) if s > 0.0 && s < 3.2e7 => Ok(Duration::from_secs_f64(s)),
+        _ => Err(CouplingError::new(format!(
+            "{NAME}={text:?} is not a handshake timeout: give a positive number of seconds below a year, e.g. \
+             {NAME}=120, or unset it for the default 60 s"
+        ))),
+    }
+}
+
+fn spin_from(text: Option<&str>) -> Result<Duration> {
+    const NAME: &str = SPIN_ENV;
+    let Some(text) = text else { return Ok(Settings::default().spin) };
+    match text.trim().parse::<u64>() {
+        Ok(us) if us <= 1_000_000 => Ok(Duration::from_micros(us)),
+        _ => Err(CouplingError::new(format!(
+            "{NAME}={text:?} is not a spin time: give whole microseconds from 0 (off) to 1000000, or unset it for 50"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn environment_settings_are_validated_with_their_name() {
+        assert_eq!(handshake_timeout_from(None).unwrap(), Duration::from_secs(60));
+        assert_eq!(handshake_timeout_from(Some(" 2.5")).unwrap(), Duration::from_millis(2500));
+        for bad in ["inf", "0", "-5", "abc", "NaN", "1e300", ""] {
+            let e = handshake_timeout_from(Some(bad)).expect_err(bad).message;
+            assert!(e.contains("TIDELINK_HANDSHAKE_TIMEOUT") && e.contains("positive number of seconds"), "{e}");
+        }
+        assert_eq!(spin_from(None).unwrap(), Duration::from_micros(50));
+        assert_eq!(spin_from(Some("0")).unwrap(), Duration::ZERO);
+        for bad in ["-1", "1.5", "x", "2000000"] {
+            let e = spin_from(Some(bad)).expect_err(bad).message;
+            assert!(e.contains("TIDELINK_SPIN_US"), "{e}");
+        }
+    }
+
+    #[test]
+    fn run_identities_are_checked() {
+        assert_eq!(run_id_from(Some(" run-1.a_b ")), Some("run-1.a_b".to_string()));
+        assert_eq!(run_id_from(Some("")), None);
+        assert_eq!(run_id_from(None), None);
+        assert_eq!(run_id_from(Some("a b")), None);
+        assert!(!is_valid_run_id(&"x".repeat(65)) && is_valid_run_id(&"x".repeat(64)));
+    }
+}

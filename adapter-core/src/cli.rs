@@ -1,7 +1,9 @@
 //! The one command line of every participant binary,
 //! `<participant.yaml> --precice-config <xml> [--backend native|precice] [--check[=lines]]`,
-//! and how it ends: [`main`] is the whole `main` of a participant program.
+//! and how it ends: [`main`] is the whole `main` of a participant program. `--capabilities`
+//! alone prints what the program can do ([`Capabilities`]).
 
+use crate::capabilities::Capabilities;
 use crate::coupling::Backend;
 use crate::driver::RunSummary;
 use crate::participant::{self, Participant};
@@ -41,7 +43,15 @@ pub enum CheckFormat {
 /// The `main` of participant program `program` (`about` is its one-line description): parses
 /// the arguments, then checks or runs participant `P`; the exit code says how it ended.
 pub fn main<P: Participant>(program: &'static str, about: &'static str) -> ExitCode {
-    let command = clap::Command::new(program).about(about).version(env!("CARGO_PKG_VERSION"));
+    // `--capabilities` alone: what the program can do, as a row of docs/design/participants.md.
+    if std::env::args().skip(1).any(|a| a == "--capabilities") {
+        println!("{}\n{}", Capabilities::HEADER, P::CAPABILITIES.row());
+        return ExitCode::SUCCESS;
+    }
+    let command = clap::Command::new(program)
+        .about(about)
+        .version(env!("CARGO_PKG_VERSION"))
+        .after_help("`--capabilities` (alone) prints what this program can do: meshes, data, checkpoints, refusals.");
     let matches = ParticipantArgs::augment_args(command).about(about).get_matches();
     let args = match ParticipantArgs::from_arg_matches(&matches) {
         Ok(a) => a,

@@ -17,6 +17,7 @@ pub use tidelink_coupling::time;
 pub use tidelink_precice_config as config;
 /// File-and-line findings shared by the XML and YAML readers.
 pub use tidelink_precice_config::diagnostics;
+pub mod capabilities;
 pub mod cli;
 pub mod driver;
 pub mod launcher;
@@ -29,5 +30,6 @@ pub mod spec;
 pub mod testing;
 
 pub use adapter::{Adapter, AdapterError, AdapterResult};
+pub use capabilities::Capabilities;
 pub use coupling::{Coupling, CouplingData, CouplingError, VertexId};
 pub use participant::{Built, Participant};

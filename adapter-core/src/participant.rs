@@ -7,6 +7,7 @@
 //! `tidelink check`) finds every error a run would stop on, with file and line.
 
 use crate::adapter::Adapter;
+use crate::capabilities::Capabilities;
 use crate::config::PreciceConfig;
 use crate::coupling::{native, Backend};
 use crate::diagnostics::{Diagnostic, Diagnostics, Location, Severity};
@@ -60,6 +61,10 @@ pub trait Participant {
     /// another type is refused at its `type` line, so swapped manifest commands are caught.
     /// Empty: no check.
     const TYPES: &'static [&'static str] = &[];
+
+    /// What the program can do (meshes, data, checkpoints, what it refuses): printed by
+    /// `--capabilities` and compared with docs/design/participants.md by a test.
+    const CAPABILITIES: Capabilities;
 
     /// Builds the adapter from the participant file and the XML (both already read and
     /// cross-checked): reads the participant's own files, returns the adapter ready to couple,
@@ -154,6 +159,12 @@ pub fn build<P: Participant>(
         spec::load_checked(participant_file, precice_config).map_err(ParticipantError::Files)?;
     refuse_other_types::<P>(&file)?;
     let mut built = P::build(&file, &cfg).map_err(ParticipantError::Build)?;
+    assert_eq!(
+        built.adapter.can_checkpoint(),
+        P::CAPABILITIES.checkpoints,
+        "{}: the adapter's can_checkpoint disagrees with the declared capabilities",
+        P::CAPABILITIES.program
+    );
     refuse_implicit_without_checkpoints(&built.adapter, &file, &cfg)?;
     warnings.extend(std::mem::take(&mut built.warnings));
     built.warnings = warnings;
@@ -424,6 +435,16 @@ mod tests {
 
     impl<const CAN: bool> Participant for Probe<CAN> {
         type Adapter = ProbeAdapter;
+        const CAPABILITIES: Capabilities = Capabilities {
+            program: "probe",
+            meshes: &[],
+            dimensions: &[3],
+            reads: &[],
+            writes: &[],
+            checkpoints: CAN,
+            sub_steps: false,
+            refuses: &[],
+        };
         fn build(_: &ParticipantFile, _: &PreciceConfig) -> Result<Built<ProbeAdapter>, BuildError> {
             Ok(Built::new(ProbeAdapter(CAN)))
         }

@@ -8,7 +8,7 @@
 //! participants of `examples/oscillator.rs` run in threads of this process, in a temporary
 //! folder. Five rounds, the methods interleaved in each; the figures are the medians.
 //!
-//! `cargo bench -p tidelink-adapter-core --bench oscillators`
+//! `cargo bench -p tidelink-coupling --bench oscillators`
 
 #[path = "../examples/oscillator.rs"]
 mod oscillator;

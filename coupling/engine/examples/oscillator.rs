@@ -21,8 +21,8 @@
 //! From `configs/oscillators/` (two terminals, or `&` for the first):
 //!
 //! ```sh
-//! cargo run -p tidelink-adapter-core --example oscillator -- Mass-Left precice-config.xml
-//! cargo run -p tidelink-adapter-core --example oscillator -- Mass-Right precice-config.xml
+//! cargo run -p tidelink-coupling --example oscillator -- Mass-Left precice-config.xml
+//! cargo run -p tidelink-coupling --example oscillator -- Mass-Right precice-config.xml
 //! ```
 //!
 //! Options (after the two arguments): `--integrator generalized-alpha|runge-kutta-4`,

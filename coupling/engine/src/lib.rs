@@ -130,7 +130,7 @@ fn open_precice(name: &str, config: &std::path::Path) -> Result<Box<dyn Coupling
 #[cfg(not(feature = "precice"))]
 fn open_precice(_name: &str, _config: &std::path::Path) -> Result<Box<dyn Coupling>> {
     Err(CouplingError::new(
-        "this build has no preCICE backend: rebuild with `cargo build --features tidelink-adapter-core/precice` \
+        "this build has no preCICE backend: rebuild with `cargo build --features tidelink-coupling/precice` \
          (or `cargo build --workspace --features precice`), which needs libprecice 3.4 installed where pkg-config \
          finds it (see docs/precice-backend.md); or use --backend native",
     ))

@@ -12,7 +12,7 @@
 //!
 //! `TL_DIFF_DUMP=<folder>` writes every role's recorded answers on both backends there.
 //!
-//! Only compiled with the feature: `cargo test -p tidelink-adapter-core --features precice
+//! Only compiled with the feature: `cargo test -p tidelink-coupling --features precice
 //! --test differential` (needs libprecice 3.4 via pkg-config; docs/precice-backend.md).
 //! preCICE keeps process-wide state, so each participant runs in its own process: this
 //! test binary started again on the ignored test [`participant_process`].

@@ -11,7 +11,7 @@
 //! it does not show. ±0.3 leaves room for what is left of the pre-asymptotic range while a wrong
 //! order, the nearest being 1 away, fails.
 //!
-//! `cargo test -p tidelink-adapter-core --test oscillators -- --ignored --nocapture error_table`
+//! `cargo test -p tidelink-coupling --test oscillators -- --ignored --nocapture error_table`
 //! prints the tables of docs/oscillators.md.
 
 mod common;

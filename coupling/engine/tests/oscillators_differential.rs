@@ -3,7 +3,7 @@
 //! acceleration): the same iterations in every window, and the same displacements at every
 //! window end to 1e-12.
 //!
-//! Only compiled with the feature: `cargo test -p tidelink-adapter-core --features precice
+//! Only compiled with the feature: `cargo test -p tidelink-coupling --features precice
 //! --test oscillators_differential` (needs libprecice 3.4 via pkg-config; docs/precice-backend.md).
 //! preCICE keeps process-wide state, so each participant runs in its own process: this test
 //! binary started again on the ignored test [`participant_process`].

@@ -2,7 +2,7 @@
 //! constructs every participant of every file (it parses and validates the whole configuration,
 //! the RBF mappings, watch-points and exports the native engine does not run included).
 //!
-//! Only compiled with the feature: `cargo test -p tidelink-adapter-core --features precice
+//! Only compiled with the feature: `cargo test -p tidelink-coupling --features precice
 //! --test tutorials_precice` (needs libprecice 3.4 via pkg-config; docs/precice-backend.md).
 //! preCICE keeps process-wide state, so each participant is constructed in its own process:
 //! this test binary started again on the ignored test [`participant_process`], in a temporary

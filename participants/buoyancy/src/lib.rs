@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod adapter;
+pub mod capabilities;
 pub mod model_yaml;
 pub mod participant;
 pub mod stream;

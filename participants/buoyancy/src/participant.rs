@@ -20,6 +20,7 @@ pub struct Buoyancy;
 
 impl Participant for Buoyancy {
     type Adapter = BuoyancyAdapter;
+    const CAPABILITIES: tidelink_adapter_core::Capabilities = crate::capabilities::CAPABILITIES;
     const TYPES: &'static [&'static str] = &["BUOYANCY"];
 
     fn build(file: &ParticipantFile, _cfg: &PreciceConfig) -> Result<Built<BuoyancyAdapter>, BuildError> {

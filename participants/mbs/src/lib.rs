@@ -12,6 +12,7 @@
 
 pub mod adapter;
 pub mod added_mass;
+pub mod capabilities;
 pub mod coupling_body;
 pub mod external;
 pub mod flap;

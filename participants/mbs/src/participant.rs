@@ -33,6 +33,7 @@ pub struct Mbs;
 
 impl Participant for Mbs {
     type Adapter = MbsAdapter;
+    const CAPABILITIES: tidelink_adapter_core::Capabilities = crate::capabilities::CAPABILITIES;
     const TYPES: &'static [&'static str] = &["MBS"];
 
     fn build(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<MbsAdapter>, BuildError> {

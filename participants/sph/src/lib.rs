@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 pub mod adapter;
+pub mod capabilities;
 pub mod interface;
 pub mod model_yaml;
 pub mod output;

@@ -28,6 +28,7 @@ pub struct Sph;
 
 impl Participant for Sph {
     type Adapter = SphAdapter;
+    const CAPABILITIES: tidelink_adapter_core::Capabilities = crate::capabilities::CAPABILITIES;
     const TYPES: &'static [&'static str] = &["SPH"];
 
     fn build(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<SphAdapter>, BuildError> {

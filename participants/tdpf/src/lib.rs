@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 pub mod adapter;
+pub mod capabilities;
 pub mod model_yaml;
 pub mod participant;
 

@@ -26,6 +26,7 @@ pub struct Tdpf;
 
 impl Participant for Tdpf {
     type Adapter = TdpfAdapter;
+    const CAPABILITIES: tidelink_adapter_core::Capabilities = crate::capabilities::CAPABILITIES;
     const TYPES: &'static [&'static str] = &["TDPF"];
 
     fn build(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<TdpfAdapter>, BuildError> {

@@ -3,7 +3,7 @@
 //!
 //! The temporary-case helpers and `shared_path` (the reference data of ../shared) come from
 //! `src/testing.rs` itself (included by path), so
-//! these tests need no cargo feature and run under `cargo test -p tidelink-adapter-core`
+//! these tests need no cargo feature and run under `cargo test -p tidelink-coupling`
 //! as well as under `cargo test --workspace`.
 
 #![allow(dead_code)]

@@ -3,6 +3,7 @@
 //! `model_yaml`, `adapter` and `participant` make it a coupled participant.
 
 pub mod adapter;
+pub mod capabilities;
 pub mod model_yaml;
 pub mod participant;
 

@@ -16,6 +16,7 @@ pub struct Stream;
 
 impl Participant for Stream {
     type Adapter = StreamAdapter;
+    const CAPABILITIES: tidelink_adapter_core::Capabilities = super::capabilities::CAPABILITIES;
     const TYPES: &'static [&'static str] = &["STREAM"];
 
     fn build(file: &ParticipantFile, _cfg: &PreciceConfig) -> Result<Built<StreamAdapter>, BuildError> {

@@ -3,23 +3,24 @@
 //! defaults are resolved by the acceleration methods (`coupling::native::acceleration::settings`).
 
 use super::model::{
-    AccelerationDecl, BoundViolation, FilterDecl, FilterKind, ImvjRestartDecl, ImvjRestartKind, PreconditionerDecl,
-    PreconditionerKind,
+    AccelerationDecl, AccelerationKind, BoundViolation, DataKey, FilterDecl, FilterKind, ImvjRestartDecl,
+    ImvjRestartKind, PreconditionerDecl, PreconditionerKind,
 };
 use super::schema::{check_count, known_children, Attrs, Ctx, Val};
 use super::xml::Element;
 
 /// Parses one acceleration tag (the scheme decides whether it is allowed).
 pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDecl> {
-    let kind = el.name.trim_start_matches("acceleration:").to_string();
-    let qn = kind.starts_with("IQN");
-    let attrs: &[&str] = match kind.as_str() {
-        "IQN-ILS" => &["reduced-time-grid", "on-bound-violation"],
-        "IQN-IMVJ" => &["reduced-time-grid", "on-bound-violation", "always-build-jacobian"],
+    // The scheme passes only the four known tags.
+    let kind = AccelerationKind::from_tag(el.name.trim_start_matches("acceleration:"))?;
+    let qn = kind.is_quasi_newton();
+    let attrs: &[&str] = match kind {
+        AccelerationKind::IqnIls => &["reduced-time-grid", "on-bound-violation"],
+        AccelerationKind::IqnImvj => &["reduced-time-grid", "on-bound-violation", "always-build-jacobian"],
         _ => &[],
     };
     let a = Attrs::new(ctx, el, attrs);
-    let mut acc = AccelerationDecl::new(kind.clone(), ctx.loc(el.line));
+    let mut acc = AccelerationDecl::new(kind, ctx.loc(el.line));
     if qn {
         if a.has("on-bound-violation") {
             acc.on_bound_violation =
@@ -34,17 +35,17 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
         if a.has("reduced-time-grid") {
             acc.reduced_time_grid = Some(a.bool_or(ctx, "reduced-time-grid", true));
         }
-        if kind == "IQN-IMVJ" && a.has("always-build-jacobian") {
+        if kind == AccelerationKind::IqnImvj && a.has("always-build-jacobian") {
             acc.always_build_jacobian = Some(a.bool_or(ctx, "always-build-jacobian", false));
         }
     }
-    let children: &[&str] = match kind.as_str() {
-        "constant" => &["relaxation"],
-        "aitken" => &["initial-relaxation", "data", "preconditioner"],
-        "IQN-ILS" => {
+    let children: &[&str] = match kind {
+        AccelerationKind::Constant => &["relaxation"],
+        AccelerationKind::Aitken => &["initial-relaxation", "data", "preconditioner"],
+        AccelerationKind::IqnIls => {
             &["initial-relaxation", "max-used-iterations", "time-windows-reused", "data", "filter", "preconditioner"]
         }
-        _ => &[
+        AccelerationKind::IqnImvj => &[
             "initial-relaxation",
             "max-used-iterations",
             "time-windows-reused",
@@ -102,7 +103,7 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
                 let (d, m) = (ca.required(ctx, "name"), ca.required(ctx, "mesh"));
                 let scaling = ca.f64(ctx, "scaling", false).ok();
                 if let (Some(d), Some(m)) = (d, m) {
-                    acc.data.push((d.to_string(), m.to_string()));
+                    acc.data.push(DataKey::new(m, d));
                     acc.scaling.push(scaling);
                 }
             }
@@ -183,7 +184,7 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
             }
         }
     }
-    if kind == "constant" {
+    if kind == AccelerationKind::Constant {
         check_count(ctx, el, "relaxation", 1, Some(1));
     } else {
         check_count(ctx, el, "data", 1, None);

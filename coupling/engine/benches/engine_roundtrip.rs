@@ -8,7 +8,7 @@
 //! engine (poll briefly, yielding, then block). Three rounds of all three, interleaved;
 //! prints every round, the medians and the ratios of the medians.
 //!
-//! `cargo bench -p tidelink-adapter-core --bench engine_roundtrip`
+//! `cargo bench -p tidelink-coupling --bench engine_roundtrip`
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};

@@ -44,10 +44,10 @@ impl Table {
     pub fn create(dir: &Path, name: &str, columns: &[String]) -> Result<Table> {
         let path = dir.join(name);
         let mut file = File::create(&path)
-            .map_err(|e| CouplingError::new(format!("cannot create the log file \"{}\": {e}", path.display())))?;
+            .map_err(|e| CouplingError::io(format!("cannot create the log file \"{}\": {e}", path.display())))?;
         let header: String = columns.iter().map(|c| format!("  {c}")).collect();
         file.write_all(header.as_bytes())
-            .map_err(|e| CouplingError::new(format!("cannot write the log file \"{}\": {e}", path.display())))?;
+            .map_err(|e| CouplingError::io(format!("cannot write the log file \"{}\": {e}", path.display())))?;
         Ok(Table { file })
     }
 

@@ -72,32 +72,8 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
                     acc.enforce_initial_relaxation = Some(ca.bool_or(ctx, "enforce", false));
                 }
             }
-            "max-used-iterations" => {
-                let ca = Attrs::new(ctx, c, &["value"]);
-                if let Val::Ok(n) = ca.int(ctx, "value", true) {
-                    if n <= 0 {
-                        ctx.error(
-                            c.line,
-                            format!("The number of max-used-iterations ({n}) has to be larger than zero."),
-                        );
-                    } else {
-                        acc.max_used_iterations = Some(n as usize);
-                    }
-                }
-            }
-            "time-windows-reused" => {
-                let ca = Attrs::new(ctx, c, &["value"]);
-                if let Val::Ok(n) = ca.int(ctx, "value", true) {
-                    if n < 0 {
-                        ctx.error(
-                            c.line,
-                            format!("The number of time-windows-reused ({n}) has to be larger than or equal to zero."),
-                        );
-                    } else {
-                        acc.time_windows_reused = Some(n as usize);
-                    }
-                }
-            }
+            "max-used-iterations" => acc.max_used_iterations = value_count(ctx, c, 1),
+            "time-windows-reused" => acc.time_windows_reused = value_count(ctx, c, 0),
             "data" => {
                 let ca = Attrs::new(ctx, c, &["name", "mesh", "scaling"]);
                 let (d, m) = (ca.required(ctx, "name"), ca.required(ctx, "mesh"));
@@ -206,11 +182,30 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
 fn count(ctx: &mut Ctx, c: &Element, v: Val<i64>, name: &str, min: i64) -> Option<usize> {
     let n = v.ok()?;
     if n < min {
-        let bound = if min == 0 { "larger than or equal to zero" } else { "larger than zero" };
-        ctx.error(c.line, format!("The {name} ({n}) of <{}> has to be {bound}.", c.name));
+        ctx.error(c.line, format!("The {name} ({n}) of <{}> has to be {}.", c.name, bound(min)));
         return None;
     }
     Some(n as usize)
+}
+
+/// `<max-used-iterations value>` or `<time-windows-reused value>`: a count of at least `min`.
+fn value_count(ctx: &mut Ctx, c: &Element, min: i64) -> Option<usize> {
+    let ca = Attrs::new(ctx, c, &["value"]);
+    let n = ca.int(ctx, "value", true).ok()?;
+    if n < min {
+        ctx.error(c.line, format!("The number of {} ({n}) has to be {}.", c.name, bound(min)));
+        return None;
+    }
+    Some(n as usize)
+}
+
+/// The wording of a count's lower bound (0 or 1).
+fn bound(min: i64) -> &'static str {
+    if min == 0 {
+        "larger than or equal to zero"
+    } else {
+        "larger than zero"
+    }
 }
 
 /// A relaxation factor in (0, 1].

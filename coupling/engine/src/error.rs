@@ -65,3 +65,16 @@ impl CouplingError {
         Self::with_kind(ErrorKind::Io, message)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn users_see_the_message_alone_and_new_is_a_misuse() {
+        let e = CouplingError::new("unexpected read of \"Force\"");
+        assert_eq!(e.kind, ErrorKind::Misuse);
+        assert_eq!(e.to_string(), "unexpected read of \"Force\"");
+        assert_eq!(CouplingError::partner("gone").kind, ErrorKind::Partner);
+    }
+}

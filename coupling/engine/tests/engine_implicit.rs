@@ -487,16 +487,21 @@ fn same(what: &str, got: &[f64], want: &[f64]) {
     }
 }
 
-/// A12: constant relaxation ω = 0.5, 3 forced iterations; B always writes 1.
-#[test]
-fn a12_constant_relaxation() {
-    let scheme = Scheme::serial_implicit("A", "B")
+/// A12's scheme: two windows of three forced iterations, constant relaxation ω = 0.5,
+/// DataOne from A to B.
+fn a12_scheme() -> Scheme {
+    Scheme::serial_implicit("A", "B")
         .window(1)
         .windows(2)
         .child(r#"<max-iterations value="3"/>"#)
         .child(r#"<acceleration:constant><relaxation value="0.5"/></acceleration:constant>"#)
         .ex("DataOne", "A", "B")
-        .ex("DataTwo", "B", "A");
+}
+
+/// A12: constant relaxation ω = 0.5, 3 forced iterations; B always writes 1.
+#[test]
+fn a12_constant_relaxation() {
+    let scheme = a12_scheme().ex("DataTwo", "B", "A");
     let mut halfway = Vec::new();
     let (a, _, _) = pair(
         scheme,
@@ -515,13 +520,7 @@ fn a12_constant_relaxation() {
 /// A12, initial-data variant: the window-start sample (B's initial 0.3) is never relaxed.
 #[test]
 fn a12_initial_data_is_never_relaxed() {
-    let scheme = Scheme::serial_implicit("A", "B")
-        .window(1)
-        .windows(2)
-        .child(r#"<max-iterations value="3"/>"#)
-        .child(r#"<acceleration:constant><relaxation value="0.5"/></acceleration:constant>"#)
-        .ex("DataOne", "A", "B")
-        .ex_with("DataTwo", "B", "A", r#"initialize="true""#);
+    let scheme = a12_scheme().ex_with("DataTwo", "B", "A", r#"initialize="true""#);
     let (a, _, _) = pair(
         scheme,
         |p, s| {

@@ -223,3 +223,26 @@ impl DataStore {
         Some(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorKind;
+
+    #[test]
+    fn received_data_of_the_wrong_size_is_a_protocol_error() {
+        let mut store = DataStore::default();
+        let mesh = MeshState { dim: 2, provided: false, coords: vec![0.0; 4], received: true };
+        store.meshes.insert("M".into(), mesh);
+        let key = DataKey::new("M", "D");
+        store.data.insert(key.clone(), DataState { components: 1, waveform: Waveform::new(1), write_buffer: None });
+        let item = DataItem { times: vec![1.0], values: vec![vec![1.0; 3]] };
+        let e = store.incoming(&key, item, 1.0, false).expect_err("3 values for 2 vertices");
+        assert_eq!(e.kind, ErrorKind::Protocol);
+        assert_eq!(
+            e.to_string(),
+            "received data \"D\" on mesh \"M\" with the wrong size (expected 2 values): the partners disagree about \
+             the mesh"
+        );
+    }
+}

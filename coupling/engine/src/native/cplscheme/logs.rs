@@ -90,4 +90,14 @@ mod tests {
         let text = std::fs::read_to_string(dir.path().join("t.log")).unwrap();
         assert_eq!(text, "  TimeWindow  Iterations\n     1       3\n     2   5.00000000e-01");
     }
+
+    #[test]
+    fn a_log_in_a_missing_folder_is_an_io_error_naming_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing");
+        let e = Table::create(&missing, "t.log", &["TimeWindow".into()]).err().expect("no such folder");
+        assert_eq!(e.kind, crate::ErrorKind::Io);
+        let prefix = format!("cannot create the log file \"{}\": ", missing.join("t.log").display());
+        assert!(e.to_string().starts_with(&prefix), "{e}");
+    }
 }

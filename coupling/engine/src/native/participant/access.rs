@@ -3,16 +3,22 @@
 
 use super::*;
 
+/// The hint after an unknown name `wanted` of a `what` ("mesh", "data"): the only name there
+/// is (after `only`), the nearest one, or all of them (after `all`).
+fn name_hint(wanted: &str, names: &[&str], only: &str, what: &str, all: &str) -> String {
+    if names.len() == 1 {
+        format!(" {only} {what} \"{}\".", names[0])
+    } else if let Some(n) = nearest(wanted, names.iter().copied()) {
+        format!(" Did you mean {what} \"{n}\"?")
+    } else {
+        format!(" {all}: {}", names.join(", "))
+    }
+}
+
 impl NativeParticipant {
     fn mesh_error(&self, mesh: &str) -> CouplingError {
         let names: Vec<&str> = self.store.meshes.keys().map(String::as_str).collect();
-        let hint = if names.len() == 1 {
-            format!(" This participant only knows mesh \"{}\".", names[0])
-        } else if let Some(n) = nearest(mesh, names.iter().copied()) {
-            format!(" Did you mean mesh \"{n}\"?")
-        } else {
-            format!(" Available meshes are: {}", names.join(", "))
-        };
+        let hint = name_hint(mesh, &names, "This participant only knows", "mesh", "Available meshes are");
         CouplingError::misuse(format!("The mesh named \"{mesh}\" is unknown to preCICE.{hint}"))
     }
 
@@ -22,13 +28,7 @@ impl NativeParticipant {
 
     fn data_error(&self, mesh: &str, data: &str) -> CouplingError {
         let names: Vec<&str> = self.store.data.keys().filter(|k| k.mesh == mesh).map(|k| k.data.as_str()).collect();
-        let hint = if names.len() == 1 {
-            format!(" This mesh only knows data \"{}\".", names[0])
-        } else if let Some(n) = nearest(data, names.iter().copied()) {
-            format!(" Did you mean data \"{n}\"?")
-        } else {
-            format!(" Available data are: {}", names.join(", "))
-        };
+        let hint = name_hint(data, &names, "This mesh only knows", "data", "Available data are");
         CouplingError::misuse(format!("The given data \"{data}\" is unknown to preCICE mesh \"{mesh}\".{hint}"))
     }
 

@@ -27,6 +27,8 @@ mod validate_scheme;
 mod values;
 mod xml;
 
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 #[cfg(test)]
 mod tests;
 

@@ -3,23 +3,24 @@
 //! defaults are resolved by the acceleration methods (`coupling::native::acceleration::settings`).
 
 use super::model::{
-    AccelerationDecl, BoundViolation, FilterDecl, FilterKind, ImvjRestartDecl, ImvjRestartKind, PreconditionerDecl,
-    PreconditionerKind,
+    AccelerationDecl, AccelerationKind, BoundViolation, DataKey, FilterDecl, FilterKind, ImvjRestartDecl,
+    ImvjRestartKind, PreconditionerDecl, PreconditionerKind,
 };
 use super::schema::{check_count, known_children, Attrs, Ctx, Val};
 use super::xml::Element;
 
 /// Parses one acceleration tag (the scheme decides whether it is allowed).
 pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDecl> {
-    let kind = el.name.trim_start_matches("acceleration:").to_string();
-    let qn = kind.starts_with("IQN");
-    let attrs: &[&str] = match kind.as_str() {
-        "IQN-ILS" => &["reduced-time-grid", "on-bound-violation"],
-        "IQN-IMVJ" => &["reduced-time-grid", "on-bound-violation", "always-build-jacobian"],
+    // The scheme passes only the four known tags.
+    let kind = AccelerationKind::from_tag(el.name.trim_start_matches("acceleration:"))?;
+    let qn = kind.is_quasi_newton();
+    let attrs: &[&str] = match kind {
+        AccelerationKind::IqnIls => &["reduced-time-grid", "on-bound-violation"],
+        AccelerationKind::IqnImvj => &["reduced-time-grid", "on-bound-violation", "always-build-jacobian"],
         _ => &[],
     };
     let a = Attrs::new(ctx, el, attrs);
-    let mut acc = AccelerationDecl::new(kind.clone(), ctx.loc(el.line));
+    let mut acc = AccelerationDecl::new(kind, ctx.loc(el.line));
     if qn {
         if a.has("on-bound-violation") {
             acc.on_bound_violation =
@@ -34,17 +35,17 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
         if a.has("reduced-time-grid") {
             acc.reduced_time_grid = Some(a.bool_or(ctx, "reduced-time-grid", true));
         }
-        if kind == "IQN-IMVJ" && a.has("always-build-jacobian") {
+        if kind == AccelerationKind::IqnImvj && a.has("always-build-jacobian") {
             acc.always_build_jacobian = Some(a.bool_or(ctx, "always-build-jacobian", false));
         }
     }
-    let children: &[&str] = match kind.as_str() {
-        "constant" => &["relaxation"],
-        "aitken" => &["initial-relaxation", "data", "preconditioner"],
-        "IQN-ILS" => {
+    let children: &[&str] = match kind {
+        AccelerationKind::Constant => &["relaxation"],
+        AccelerationKind::Aitken => &["initial-relaxation", "data", "preconditioner"],
+        AccelerationKind::IqnIls => {
             &["initial-relaxation", "max-used-iterations", "time-windows-reused", "data", "filter", "preconditioner"]
         }
-        _ => &[
+        AccelerationKind::IqnImvj => &[
             "initial-relaxation",
             "max-used-iterations",
             "time-windows-reused",
@@ -71,38 +72,14 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
                     acc.enforce_initial_relaxation = Some(ca.bool_or(ctx, "enforce", false));
                 }
             }
-            "max-used-iterations" => {
-                let ca = Attrs::new(ctx, c, &["value"]);
-                if let Val::Ok(n) = ca.int(ctx, "value", true) {
-                    if n <= 0 {
-                        ctx.error(
-                            c.line,
-                            format!("The number of max-used-iterations ({n}) has to be larger than zero."),
-                        );
-                    } else {
-                        acc.max_used_iterations = Some(n as usize);
-                    }
-                }
-            }
-            "time-windows-reused" => {
-                let ca = Attrs::new(ctx, c, &["value"]);
-                if let Val::Ok(n) = ca.int(ctx, "value", true) {
-                    if n < 0 {
-                        ctx.error(
-                            c.line,
-                            format!("The number of time-windows-reused ({n}) has to be larger than or equal to zero."),
-                        );
-                    } else {
-                        acc.time_windows_reused = Some(n as usize);
-                    }
-                }
-            }
+            "max-used-iterations" => acc.max_used_iterations = value_count(ctx, c, 1),
+            "time-windows-reused" => acc.time_windows_reused = value_count(ctx, c, 0),
             "data" => {
                 let ca = Attrs::new(ctx, c, &["name", "mesh", "scaling"]);
                 let (d, m) = (ca.required(ctx, "name"), ca.required(ctx, "mesh"));
                 let scaling = ca.f64(ctx, "scaling", false).ok();
                 if let (Some(d), Some(m)) = (d, m) {
-                    acc.data.push((d.to_string(), m.to_string()));
+                    acc.data.push(DataKey::new(m, d));
                     acc.scaling.push(scaling);
                 }
             }
@@ -183,7 +160,7 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
             }
         }
     }
-    if kind == "constant" {
+    if kind == AccelerationKind::Constant {
         check_count(ctx, el, "relaxation", 1, Some(1));
     } else {
         check_count(ctx, el, "data", 1, None);
@@ -205,11 +182,30 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
 fn count(ctx: &mut Ctx, c: &Element, v: Val<i64>, name: &str, min: i64) -> Option<usize> {
     let n = v.ok()?;
     if n < min {
-        let bound = if min == 0 { "larger than or equal to zero" } else { "larger than zero" };
-        ctx.error(c.line, format!("The {name} ({n}) of <{}> has to be {bound}.", c.name));
+        ctx.error(c.line, format!("The {name} ({n}) of <{}> has to be {}.", c.name, bound(min)));
         return None;
     }
     Some(n as usize)
+}
+
+/// `<max-used-iterations value>` or `<time-windows-reused value>`: a count of at least `min`.
+fn value_count(ctx: &mut Ctx, c: &Element, min: i64) -> Option<usize> {
+    let ca = Attrs::new(ctx, c, &["value"]);
+    let n = ca.int(ctx, "value", true).ok()?;
+    if n < min {
+        ctx.error(c.line, format!("The number of {} ({n}) has to be {}.", c.name, bound(min)));
+        return None;
+    }
+    Some(n as usize)
+}
+
+/// The wording of a count's lower bound (0 or 1).
+fn bound(min: i64) -> &'static str {
+    if min == 0 {
+        "larger than or equal to zero"
+    } else {
+        "larger than zero"
+    }
 }
 
 /// A relaxation factor in (0, 1].

@@ -222,8 +222,9 @@ fn iterations(ctx: &mut Ctx, c: &Element) -> Option<u32> {
 }
 
 fn measure(ctx: &mut Ctx, c: &Element) -> Option<ConvergenceMeasureDecl> {
-    let kind = c.name.trim_end_matches("-convergence-measure").to_string();
-    let both = kind == "absolute-or-relative";
+    // The scheme passes only the four known tags.
+    let kind = ConvergenceMeasureKind::from_tag(c.name.trim_end_matches("-convergence-measure"))?;
+    let both = kind == ConvergenceMeasureKind::AbsoluteOrRelative;
     let limits: &[&str] = if both { &["abs-limit", "rel-limit"] } else { &["limit"] };
     let mut allowed = vec!["data", "mesh", "suffices", "strict"];
     allowed.extend_from_slice(limits);

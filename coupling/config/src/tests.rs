@@ -8,6 +8,7 @@ use super::*;
 fn shared(rel: &str) -> std::path::PathBuf {
     tidelink_shared_data::require(env!("TIDELINK_SHARED_DIR"), rel)
 }
+use crate::testing::pair_xml;
 use std::path::Path;
 
 fn ok(text: &str) -> (PreciceConfig, Diagnostics) {
@@ -24,32 +25,16 @@ fn errors(text: &str) -> Vec<Diagnostic> {
     }
 }
 
-/// A valid two-participant serial-explicit file; `{scheme}` and `{extra}` are substituted.
+/// A valid two-participant file of scheme `kind`; `scheme_body` comes before its two exchanges.
 fn base(kind: &str, scheme_body: &str) -> String {
-    format!(
-        r#"<precice-configuration>
-  <data:scalar name="T"/>
-  <data:vector name="F" waveform-degree="2"/>
-  <mesh name="MA" dimensions="2"><use-data name="T"/><use-data name="F"/></mesh>
-  <participant name="A">
-    <provide-mesh name="MA"/>
-    <write-data name="T" mesh="MA"/>
-    <read-data name="F" mesh="MA"/>
-  </participant>
-  <participant name="B">
-    <receive-mesh name="MA" from="A"/>
-    <read-data name="T" mesh="MA"/>
-    <write-data name="F" mesh="MA"/>
-  </participant>
-  <m2n:sockets acceptor="A" connector="B"/>
-  <coupling-scheme:{kind}>
-    <participants first="A" second="B"/>
-{scheme_body}
+    pair_xml(
+        r#"<data:vector name="F" waveform-degree="2"/>"#,
+        kind,
+        &format!(
+            r#"{scheme_body}
     <exchange data="T" mesh="MA" from="A" to="B" initialize="maybe"/>
-    <exchange data="F" mesh="MA" from="B" to="A" substeps="on"/>
-  </coupling-scheme:{kind}>
-</precice-configuration>
-"#
+    <exchange data="F" mesh="MA" from="B" to="A" substeps="on"/>"#
+        ),
     )
 }
 

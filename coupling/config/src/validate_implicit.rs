@@ -74,9 +74,9 @@ fn measure_limits(m: &ConvergenceMeasureDecl, out: &mut Diagnostics) {
             out.error(m.loc.clone(), format!("The {name} {v} of {tag} has to be larger than zero."));
         }
     };
-    match m.kind.as_str() {
-        "absolute" => absolute("limit", m.limit, out),
-        "absolute-or-relative" => {
+    match m.kind {
+        ConvergenceMeasureKind::Absolute => absolute("limit", m.limit, out),
+        ConvergenceMeasureKind::AbsoluteOrRelative => {
             absolute("abs-limit", m.abs_limit, out);
             relative("rel-limit", m.rel_limit, out);
         }
@@ -145,7 +145,7 @@ fn acceleration(
     measurer: Option<&str>,
     out: &mut Diagnostics,
 ) {
-    for (d, m) in &a.data {
+    for DataKey { mesh: m, data: d } in &a.data {
         datum(cfg, s, d, m, &a.loc, measurer, "acceleration", out);
         if s.kind == SchemeKind::SerialImplicit {
             let ok = s.exchanges.iter().any(|x| &x.data == d && &x.mesh == m && x.from == s.second && x.to == s.first);
@@ -162,7 +162,7 @@ fn acceleration(
             }
         }
     }
-    if a.kind == "aitken" && s.kind != SchemeKind::SerialImplicit {
+    if a.kind == AccelerationKind::Aitken && s.kind != SchemeKind::SerialImplicit {
         out.warning(
             a.loc.clone(),
             "Aitken acceleration is known to perform bad in parallel coupling schemes. Consider IQN-ILS instead.",

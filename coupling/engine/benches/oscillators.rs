@@ -20,22 +20,6 @@ use tidelink_coupling::Backend;
 
 const MAX_TIME: f64 = 10.0;
 const ROUNDS: usize = 5;
-const ACCELERATED: &str = r#"<data name="Displacement-Right" mesh="Mass-Left-Mesh"/>"#;
-
-/// (name, the acceleration tag inserted into the scheme).
-fn methods() -> Vec<(&'static str, String)> {
-    vec![
-        ("none", String::new()),
-        ("constant 0.5", r#"<acceleration:constant><relaxation value="0.5"/></acceleration:constant>"#.into()),
-        ("Aitken", format!("<acceleration:aitken>{ACCELERATED}</acceleration:aitken>")),
-        ("IQN-ILS", format!("<acceleration:IQN-ILS>{ACCELERATED}</acceleration:IQN-ILS>")),
-        (
-            "IQN-ILS, full time grid",
-            format!(r#"<acceleration:IQN-ILS reduced-time-grid="false">{ACCELERATED}</acceleration:IQN-ILS>"#),
-        ),
-    ]
-}
-
 /// One coupled run in `dir`: (mean iterations per window, wall time per window, largest error).
 fn run(dir: &Path, acceleration: &str) -> (f64, Duration, f64) {
     let path = dir.join("precice-config.xml");
@@ -65,7 +49,7 @@ fn main() {
     // Participants write their logs and rendezvous files into the working directory.
     let dir = tempfile::tempdir().expect("temporary folder");
     std::env::set_current_dir(dir.path()).expect("enter the temporary folder");
-    let methods = methods();
+    let methods = oscillator::acceleration_variants();
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); methods.len()];
     let mut iterations = vec![0.0; methods.len()];
     let mut errors = vec![0.0; methods.len()];

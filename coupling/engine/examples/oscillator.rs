@@ -268,7 +268,7 @@ impl Outcome {
 /// checkpoints, finalizes.
 pub fn simulate(c: &mut dyn Coupling, p: &Params, opt: &Options) -> Result<Outcome, CouplingError> {
     let name = c.participant_name().to_string();
-    let me = side(&name).map_err(CouplingError::new)?;
+    let me = side(&name).map_err(CouplingError::config)?;
     let (mesh, write, read) = (mesh_of(&name), DATA[me], DATA[1 - me]);
     let ids = [0];
     let mass = Mass::new(p, me);
@@ -336,6 +336,23 @@ pub fn config_variant(window: f64, degree: u32, max_time: f64, exchange_dir: &st
         xml = xml.replace(from, &to);
     }
     xml
+}
+
+/// The accelerations docs/oscillators.md and docs/performance.md compare, as (name, the tag
+/// [`config_variant`] inserts): none, constant 0.5, and Aitken, IQN-ILS and IQN-ILS on the full
+/// time grid, all on the right mass's displacement as the left mass reads it.
+pub fn acceleration_variants() -> Vec<(&'static str, String)> {
+    let data = format!(r#"<data name="{}" mesh="{}"/>"#, DATA[1], mesh_of(PARTICIPANTS[0]));
+    vec![
+        ("none", String::new()),
+        ("constant 0.5", r#"<acceleration:constant><relaxation value="0.5"/></acceleration:constant>"#.to_string()),
+        ("Aitken", format!("<acceleration:aitken>{data}</acceleration:aitken>")),
+        ("IQN-ILS", format!("<acceleration:IQN-ILS>{data}</acceleration:IQN-ILS>")),
+        (
+            "IQN-ILS, full time grid",
+            format!(r#"<acceleration:IQN-ILS reduced-time-grid="false">{data}</acceleration:IQN-ILS>"#),
+        ),
+    ]
 }
 
 /// Opens `participant` of `config` on `backend` with its one vertex at the origin of its mesh

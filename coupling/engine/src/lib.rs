@@ -5,8 +5,8 @@
 //!
 //! The API is a trait mirroring the preCICE v3 participant API (docs/design/coupling-semantics.md §1.4, §2),
 //! with snake_case names of the `precice` crate 3.4 so the real-library backend is a
-//! thin layer over it. Every call returns `Result`; misuse errors carry preCICE's
-//! message fragments (§2.12 there).
+//! thin layer over it. Every call returns `Result`; errors carry an [`ErrorKind`];
+//! misuse errors carry preCICE's message fragments (§2.12 there).
 
 #![warn(missing_docs)]
 
@@ -17,25 +17,12 @@ pub mod precice;
 pub mod testing;
 pub mod time;
 
-use thiserror::Error;
+mod error;
+
+pub use error::{CouplingError, ErrorKind};
 
 /// Vertex identifier as handed out by `set_mesh_vertices` (consecutive from 0).
 pub type VertexId = i32;
-
-/// Any error of the coupling layer: API misuse, configuration, communication.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-#[error("{message}")]
-pub struct CouplingError {
-    /// The whole message, in preCICE's words where preCICE has them (tests match fragments of it).
-    pub message: String,
-}
-
-impl CouplingError {
-    /// An error with `message`, as both backends build them.
-    pub fn new(message: impl Into<String>) -> Self {
-        CouplingError { message: message.into() }
-    }
-}
 
 /// The result of every coupling call.
 pub type Result<T> = std::result::Result<T, CouplingError>;
@@ -129,7 +116,7 @@ fn open_precice(name: &str, config: &std::path::Path) -> Result<Box<dyn Coupling
 
 #[cfg(not(feature = "precice"))]
 fn open_precice(_name: &str, _config: &std::path::Path) -> Result<Box<dyn Coupling>> {
-    Err(CouplingError::new(
+    Err(CouplingError::config(
         "this build has no preCICE backend: rebuild with `cargo build --features tidelink-coupling/precice` \
          (or `cargo build --workspace --features precice`), which needs libprecice 3.4 installed where pkg-config \
          finds it (see docs/precice-backend.md); or use --backend native",
@@ -142,9 +129,9 @@ impl std::str::FromStr for Backend {
         match s {
             "native" => Ok(Backend::Native),
             "precice" => Ok(Backend::Precice),
-            other => {
-                Err(CouplingError::new(format!("unknown coupling backend \"{other}\": use \"native\" or \"precice\"")))
-            }
+            other => Err(CouplingError::config(format!(
+                "unknown coupling backend \"{other}\": use \"native\" or \"precice\""
+            ))),
         }
     }
 }

@@ -28,26 +28,33 @@ pub struct PreciceParticipant {
     initialized: bool,
 }
 
-/// The library's message, as preCICE wrote it.
+/// The library's message, as preCICE wrote it, for a call of the API: libprecice's errors
+/// carry no kind, and those a call can return are its misuse checks (a failing partner or
+/// connection ends the process in libprecice instead of returning).
 fn lib(e: ::precice::Error) -> CouplingError {
-    CouplingError::new(e.what().to_string())
+    CouplingError::misuse(e.what().to_string())
+}
+
+/// The library's message for the constructor, which reads and checks the configuration.
+fn lib_config(e: ::precice::Error) -> CouplingError {
+    CouplingError::config(e.what().to_string())
 }
 
 /// A count handed out by preCICE as `int`; negative values would be a library bug.
 fn count(n: i32) -> Result<usize> {
-    usize::try_from(n).map_err(|_| CouplingError::new(format!("preCICE returned the negative count {n}")))
+    usize::try_from(n).map_err(|_| CouplingError::protocol(format!("preCICE returned the negative count {n}")))
 }
 
 impl PreciceParticipant {
     /// Configures participant `name` from the XML at `config` (serial run, one rank).
     pub fn new(name: &str, config: &Path) -> Result<PreciceParticipant> {
         let Some(config_text) = config.to_str() else {
-            return Err(CouplingError::new(format!(
+            return Err(CouplingError::config(format!(
                 "the preCICE configuration path {} is not valid UTF-8",
                 config.display()
             )));
         };
-        let inner = ::precice::Participant::new(name, config_text, 0, 1).map_err(lib)?;
+        let inner = ::precice::Participant::new(name, config_text, 0, 1).map_err(lib_config)?;
         Ok(PreciceParticipant { name: name.to_string(), inner: Some(inner), initialized: false })
     }
 
@@ -62,7 +69,7 @@ impl PreciceParticipant {
 
 /// The error of any call after `finalize()` (the C++ object no longer exists then).
 fn gone(name: &str) -> CouplingError {
-    CouplingError::new(format!(
+    CouplingError::misuse(format!(
         "participant \"{name}\" was already finalized; no preCICE call is possible after finalize()"
     ))
 }
@@ -121,9 +128,9 @@ impl Coupling for PreciceParticipant {
 
     fn advance(&mut self, dt: f64) -> Result<()> {
         let p =
-            self.inner.as_mut().ok_or_else(|| CouplingError::new("advance() cannot be called after finalize()."))?;
+            self.inner.as_mut().ok_or_else(|| CouplingError::misuse("advance() cannot be called after finalize()."))?;
         if !self.initialized {
-            return Err(CouplingError::new("initialize() has to be called before advance()."));
+            return Err(CouplingError::misuse("initialize() has to be called before advance()."));
         }
         p.advance(dt).map_err(lib)
     }

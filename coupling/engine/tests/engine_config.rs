@@ -11,7 +11,7 @@ fn pair(scheme: Scheme) -> Xml {
 
 fn open_err(xml: &str) -> String {
     let case = temp_case(xml);
-    fails(NativeParticipant::new("A", &case.config), &[])
+    fails(NativeParticipant::new("A", &case.config), ErrorKind::Config, &[])
 }
 
 #[test]

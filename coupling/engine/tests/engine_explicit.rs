@@ -11,9 +11,7 @@ use std::time::Duration;
 /// A1: serial-explicit, Δ = 1, 3 windows; A writes t_end, B writes 10·t_end.
 #[test]
 fn a1_serial_explicit_basics() {
-    let case = Xml::new(2)
-        .scheme(Scheme::serial("A", "B").window(1).windows(3).ex("DataOne", "A", "B").ex("DataTwo", "B", "A"))
-        .case();
+    let case = pair_case(Scheme::serial("A", "B").window(1).windows(3));
     let (ca, cb) = (cfg(&case), cfg(&case));
     let a_advanced = Arc::new(AtomicBool::new(false));
     let seen_by_b = a_advanced.clone();

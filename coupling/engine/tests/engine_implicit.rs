@@ -38,6 +38,20 @@ fn check_protocol(who: &str, steps: &[IStep]) {
     }
 }
 
+/// A5/A6: `scheme` with both data initialized, A writing 2 + t and B 10 + t; both sides'
+/// steps, checked against the forced protocol.
+fn run_fixed_three(scheme: Scheme) -> (TempCase, Vec<IStep>, Vec<IStep>) {
+    let attrs = r#"initialize="true""#;
+    let case = Xml::new(2)
+        .scheme(fixed_three(scheme).ex_with("DataOne", "A", "B", attrs).ex_with("DataTwo", "B", "A", attrs))
+        .case();
+    let (a, b) =
+        run2(side(cfg(&case), "A", "DataTwo", "DataOne", 2.0), side(cfg(&case), "B", "DataOne", "DataTwo", 10.0));
+    check_protocol("A", &a);
+    check_protocol("B", &b);
+    (case, a, b)
+}
+
 fn log(case: &TempCase, name: &str) -> String {
     std::fs::read_to_string(case.path().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
@@ -54,18 +68,7 @@ fn forced_rows(windows: usize, iterations: usize) -> String {
 /// A5: serial-implicit, both sides initialized, no measures, min = max = 3.
 #[test]
 fn a5_serial_implicit_fixed_iterations() {
-    let attrs = r#"initialize="true""#;
-    let case = Xml::new(2)
-        .scheme(
-            fixed_three(Scheme::serial_implicit("A", "B"))
-                .ex_with("DataOne", "A", "B", attrs)
-                .ex_with("DataTwo", "B", "A", attrs),
-        )
-        .case();
-    let (a, b) =
-        run2(side(cfg(&case), "A", "DataTwo", "DataOne", 2.0), side(cfg(&case), "B", "DataOne", "DataTwo", 10.0));
-    check_protocol("A", &a);
-    check_protocol("B", &b);
+    let (case, a, b) = run_fixed_three(Scheme::serial_implicit("A", "B"));
     for s in &a {
         let want = if s.iteration == 1 { 10.0 + 2.0 * s.window as f64 } else { 10.0 + s.t + s.dt };
         close(format!("A reads in window {} iteration {} at t {}", s.window + 1, s.iteration, s.t), s.read, want);
@@ -85,18 +88,7 @@ fn a5_serial_implicit_fixed_iterations() {
 /// 1 and its previous iteration's waveform afterwards.
 #[test]
 fn a6_parallel_implicit_fixed_iterations() {
-    let attrs = r#"initialize="true""#;
-    let case = Xml::new(2)
-        .scheme(
-            fixed_three(Scheme::parallel_implicit("A", "B"))
-                .ex_with("DataOne", "A", "B", attrs)
-                .ex_with("DataTwo", "B", "A", attrs),
-        )
-        .case();
-    let (a, b) =
-        run2(side(cfg(&case), "A", "DataTwo", "DataOne", 2.0), side(cfg(&case), "B", "DataOne", "DataTwo", 10.0));
-    check_protocol("A", &a);
-    check_protocol("B", &b);
+    let (_case, a, b) = run_fixed_three(Scheme::parallel_implicit("A", "B"));
     for (who, steps, base) in [("A", &a, 10.0), ("B", &b, 2.0)] {
         for s in steps {
             let want = if s.iteration == 1 { base + 2.0 * s.window as f64 } else { base + s.t + s.dt };
@@ -211,7 +203,7 @@ fn measured(children: &[&str]) -> (Result<Vec<u32>, String>, TempCase) {
                 write(&mut b, "DataTwo", *seq.get(i).unwrap_or(&2.81));
                 i += 1;
                 if let Err(e) = b.advance(1.0) {
-                    return Err(e.message);
+                    return Err(message_of(e, ErrorKind::Config));
                 }
                 if b.requires_reading_checkpoint().unwrap() {
                     it += 1;
@@ -356,26 +348,44 @@ fn a26_missed_checkpoint_queries() {
             },
         );
         let want = if skip_read { "requiresReadingCheckpoint()" } else { "requiresWritingCheckpoint()" };
-        fails(a, &[want]);
+        fails(a, ErrorKind::Misuse, &[want]);
     }
+}
+
+/// A18's windows: size 1, two of them.
+fn a18_window(s: Scheme) -> Scheme {
+    s.window(1).windows(2)
+}
+
+/// A18's explicit EA –(serial-explicit)– IA and the implicit IA –(2 iterations)– IB; EA's
+/// datum is initialized.
+fn a18_xml() -> Xml {
+    Xml::new(2)
+        .scheme(a18_window(Scheme::serial("IA", "EA")).ex("D-IA-EA", "IA", "EA").ex_with(
+            "D-EA",
+            "EA",
+            "IA",
+            r#"initialize="true""#,
+        ))
+        .scheme(
+            a18_window(Scheme::serial_implicit("IA", "IB"))
+                .child(r#"<max-iterations value="2"/>"#)
+                .ex("D-IA-IB", "IA", "IB")
+                .ex("D-IB-IA", "IB", "IA"),
+        )
 }
 
 /// A18: EA –(serial-explicit)– IA –(serial-implicit, 2 iterations)– IB –(serial-explicit)– EB.
 /// Explicit partners see converged iterations only.
 #[test]
 fn a18_compositional_implicit_and_explicit() {
-    let init = r#"initialize="true""#;
-    let base = |s: Scheme| s.window(1).windows(2);
-    let case = Xml::new(2)
-        .scheme(base(Scheme::serial("IA", "EA")).ex("D-IA-EA", "IA", "EA").ex_with("D-EA", "EA", "IA", init))
-        .scheme(
-            base(Scheme::serial_implicit("IA", "IB"))
-                .child(r#"<max-iterations value="2"/>"#)
-                .ex("D-IA-IB", "IA", "IB")
-                .ex("D-IB-IA", "IB", "IA"),
-        )
-        .scheme(base(Scheme::serial("IB", "EB")).ex("D-IB-EB", "IB", "EB").ex_with("D-EB", "EB", "IB", init))
-        .case();
+    let case = a18_xml().scheme(a18_window(Scheme::serial("IB", "EB")).ex("D-IB-EB", "IB", "EB").ex_with(
+        "D-EB",
+        "EB",
+        "IB",
+        r#"initialize="true""#,
+    ));
+    let case = case.case();
     // (reads at the window end, requires_reading_checkpoint, requires_writing_checkpoint) per advance.
     type Record = Vec<(Vec<f64>, bool, bool)>;
     let side = |me: &'static str,
@@ -477,16 +487,21 @@ fn same(what: &str, got: &[f64], want: &[f64]) {
     }
 }
 
-/// A12: constant relaxation ω = 0.5, 3 forced iterations; B always writes 1.
-#[test]
-fn a12_constant_relaxation() {
-    let scheme = Scheme::serial_implicit("A", "B")
+/// A12's scheme: two windows of three forced iterations, constant relaxation ω = 0.5,
+/// DataOne from A to B.
+fn a12_scheme() -> Scheme {
+    Scheme::serial_implicit("A", "B")
         .window(1)
         .windows(2)
         .child(r#"<max-iterations value="3"/>"#)
         .child(r#"<acceleration:constant><relaxation value="0.5"/></acceleration:constant>"#)
         .ex("DataOne", "A", "B")
-        .ex("DataTwo", "B", "A");
+}
+
+/// A12: constant relaxation ω = 0.5, 3 forced iterations; B always writes 1.
+#[test]
+fn a12_constant_relaxation() {
+    let scheme = a12_scheme().ex("DataTwo", "B", "A");
     let mut halfway = Vec::new();
     let (a, _, _) = pair(
         scheme,
@@ -505,13 +520,7 @@ fn a12_constant_relaxation() {
 /// A12, initial-data variant: the window-start sample (B's initial 0.3) is never relaxed.
 #[test]
 fn a12_initial_data_is_never_relaxed() {
-    let scheme = Scheme::serial_implicit("A", "B")
-        .window(1)
-        .windows(2)
-        .child(r#"<max-iterations value="3"/>"#)
-        .child(r#"<acceleration:constant><relaxation value="0.5"/></acceleration:constant>"#)
-        .ex("DataOne", "A", "B")
-        .ex_with("DataTwo", "B", "A", r#"initialize="true""#);
+    let scheme = a12_scheme().ex_with("DataTwo", "B", "A", r#"initialize="true""#);
     let (a, _, _) = pair(
         scheme,
         |p, s| {
@@ -582,17 +591,7 @@ fn a16_iqn_ils_secant_step() {
 /// implicit window is accepted (found by the differential tests against libprecice 3.4.1).
 #[test]
 fn a18_explicit_partners_wait_through_sub_steps_of_repeated_iterations() {
-    let init = r#"initialize="true""#;
-    let base = |s: Scheme| s.window(1).windows(2);
-    let case = Xml::new(2)
-        .scheme(base(Scheme::serial("IA", "EA")).ex("D-IA-EA", "IA", "EA").ex_with("D-EA", "EA", "IA", init))
-        .scheme(
-            base(Scheme::serial_implicit("IA", "IB"))
-                .child(r#"<max-iterations value="2"/>"#)
-                .ex("D-IA-IB", "IA", "IB")
-                .ex("D-IB-IA", "IB", "IA"),
-        )
-        .case();
+    let case = a18_xml().case();
     // Every participant writes window.iteration; EA writes 10 + window and 0.1 initially.
     let (ca, cb, ce) = (cfg(&case), cfg(&case), cfg(&case));
     let ia = move || {

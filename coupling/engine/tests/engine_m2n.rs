@@ -178,7 +178,7 @@ fn participants_of_different_runs_never_pair() {
             let mut p = open(&config, me);
             p.set_run_id(Some(run));
             p.set_handshake_timeout(Duration::from_secs(2));
-            p.initialize().err().map(|e| e.message)
+            p.initialize().err().map(|e| message_of(e, ErrorKind::Partner))
         }
     };
     let (one, two) = run2(attempt(cfg(&case), "SolverOne", "run-a"), attempt(cfg(&case), "SolverTwo", "run-b"));
@@ -238,8 +238,8 @@ fn a27_configs_differing_by_one_space_are_refused_on_both_sides() {
     let other = case.write("other.xml", &text.replacen("</precice-configuration>", " </precice-configuration>", 1));
     let ca = cfg(&case);
     let (one, two) = run2(
-        move || open(&ca, "SolverOne").initialize().err().map(|e| e.message),
-        move || open(&other, "SolverTwo").initialize().err().map(|e| e.message),
+        move || open(&ca, "SolverOne").initialize().err().map(|e| message_of(e, ErrorKind::Config)),
+        move || open(&other, "SolverTwo").initialize().err().map(|e| message_of(e, ErrorKind::Config)),
     );
     for (who, msg) in [("SolverOne", one), ("SolverTwo", two)] {
         let msg = msg.unwrap_or_else(|| panic!("{who} must refuse the partner"));
@@ -256,7 +256,7 @@ fn handshake_timeout_names_the_missing_partner() {
         let mut p = open(&case.config, me);
         p.set_handshake_timeout(Duration::from_secs(1));
         let t0 = Instant::now();
-        let msg = fails(p.initialize(), &[&format!("\"{missing}\"")]);
+        let msg = fails(p.initialize(), ErrorKind::Partner, &[&format!("\"{missing}\"")]);
         let waited = t0.elapsed();
         // The timeout set, not the default 60 s: the message says so. Only a lower bound on the
         // clock (giving up early is a bug; a loaded machine can only make the wait longer).
@@ -280,9 +280,7 @@ enum Leave {
 /// B leaves after 3 windows; A keeps stepping. Returns A's error and whether A failed while
 /// B's thread was still alive (after Drop and Finalize it lives on for 3 s).
 fn partner_leaves(leave: Leave) -> (String, bool) {
-    let case = Xml::new(2)
-        .scheme(Scheme::serial("A", "B").window(1).windows(50).ex("DataOne", "A", "B").ex("DataTwo", "B", "A"))
-        .case();
+    let case = pair_case(Scheme::serial("A", "B").window(1).windows(50));
     let (ca, cb) = (cfg(&case), cfg(&case));
     let b_ended = Arc::new(AtomicBool::new(false));
     let (seen, ended) = (b_ended.clone(), b_ended);
@@ -293,7 +291,7 @@ fn partner_leaves(leave: Leave) -> (String, bool) {
             loop {
                 write(&mut a, "DataOne", 1.0);
                 if let Err(e) = a.advance(1.0) {
-                    return Some((e.message, !seen.load(Ordering::SeqCst)));
+                    return Some((message_of(e, ErrorKind::Partner), !seen.load(Ordering::SeqCst)));
                 }
                 assert!(a.is_coupling_ongoing().unwrap(), "A must not reach the end");
             }
@@ -350,7 +348,7 @@ fn death_at_the_end_of_a_chain_reaches_the_far_end_at_once() {
             p.initialize().unwrap();
             loop {
                 if let Err(e) = p.advance(1.0) {
-                    return Some((e.message, !seen.load(Ordering::SeqCst)));
+                    return Some((message_of(e, ErrorKind::Partner), !seen.load(Ordering::SeqCst)));
                 }
             }
         })
@@ -394,9 +392,7 @@ fn child_participant_b() {
 /// A partner process killed with SIGKILL (no goodbye of any kind) is noticed at once.
 #[test]
 fn partner_process_killed_mid_run() {
-    let case = Xml::new(2)
-        .scheme(Scheme::serial("A", "B").window(1).windows(1000).ex("DataOne", "A", "B").ex("DataTwo", "B", "A"))
-        .case();
+    let case = pair_case(Scheme::serial("A", "B").window(1).windows(1000));
     let mut child = std::process::Command::new(std::env::current_exe().unwrap())
         .args(["child_participant_b", "--exact", "--ignored", "--nocapture", "--test-threads=1"])
         .env(CHILD_ENV, &case.config)
@@ -414,7 +410,7 @@ fn partner_process_killed_mid_run() {
         }
         window += 1;
         if let Err(e) = a.advance(1.0) {
-            break e.message;
+            break message_of(e, ErrorKind::Partner);
         }
         assert!(window < 100, "A never noticed that B was killed");
     };
@@ -438,6 +434,7 @@ fn unknown_network_interface_is_named_with_the_available_ones() {
     // SolverTwo is the XML connector: it listens, so it looks the interface up.
     let msg = fails(
         tidelink_coupling::native::NativeParticipant::new("SolverTwo", &case.config),
+        ErrorKind::Config,
         &["Cannot find network interface \"nosuch0\"", "Available interfaces are", "lo"],
     );
     assert!(msg.contains("precice-config.xml:"), "at the m2n tag: {msg}");

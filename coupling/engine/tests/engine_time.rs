@@ -8,9 +8,7 @@ use common::*;
 /// A8: parallel-explicit, Δ = 0.75, max-time 1 → windows of 0.75 and 0.25.
 #[test]
 fn a8_non_fitting_last_window() {
-    let case = Xml::new(2)
-        .scheme(Scheme::parallel("A", "B").window(0.75).max_time(1).ex("DataOne", "A", "B").ex("DataTwo", "B", "A"))
-        .case();
+    let case = pair_case(Scheme::parallel("A", "B").window(0.75).max_time(1));
     let side = |config: std::path::PathBuf, me: &'static str| {
         move || {
             let mut p = open(&config, me);
@@ -34,9 +32,7 @@ fn a8_non_fitting_last_window() {
 /// A9: Δ = 0.01, max-time 5, both always advance getMaxTimeStepSize() → 500 windows.
 #[test]
 fn a9_five_hundred_windows_of_a_hundredth() {
-    let case = Xml::new(2)
-        .scheme(Scheme::serial("A", "B").window(0.01).max_time(5).ex("DataOne", "A", "B").ex("DataTwo", "B", "A"))
-        .case();
+    let case = pair_case(Scheme::serial("A", "B").window(0.01).max_time(5));
     let side = |config: std::path::PathBuf, me: &'static str, rd: &'static str, wd: &'static str| {
         move || {
             let mut p = open(&config, me);
@@ -59,9 +55,7 @@ enum Rule {
 /// A9 sub-cycling: parallel-explicit, Δ = 0.2, max-time 1; A takes steps of Δ/N.
 /// Returns A's number of steps per window.
 fn steps_per_window(n: usize, rule: Rule) -> Vec<usize> {
-    let case = Xml::new(2)
-        .scheme(Scheme::parallel("A", "B").window(0.2).max_time(1).ex("DataOne", "A", "B").ex("DataTwo", "B", "A"))
-        .case();
+    let case = pair_case(Scheme::parallel("A", "B").window(0.2).max_time(1));
     let (ca, cb) = (cfg(&case), cfg(&case));
     let (counts, _) = run2(
         move || {
@@ -121,9 +115,7 @@ fn a9_6400_substeps_fit_with_both_step_rules() {
 /// and the participant stays usable.
 #[test]
 fn a10_step_limiting() {
-    let case = Xml::new(2)
-        .scheme(Scheme::parallel("A", "B").window(2).windows(1).ex("DataOne", "A", "B").ex("DataTwo", "B", "A"))
-        .case();
+    let case = pair_case(Scheme::parallel("A", "B").window(2).windows(1));
     let (ca, cb) = (cfg(&case), cfg(&case));
     run2(
         move || {
@@ -136,7 +128,7 @@ fn a10_step_limiting() {
             }
             let max = a.get_max_time_step_size().unwrap();
             assert!((max - 2.0 / 7.0).abs() <= 1e-14, "max dt before step 4: {max}");
-            fails(a.advance(4.0 / 7.0), &["exceeds the maximum allowed time step size"]);
+            fails(a.advance(4.0 / 7.0), ErrorKind::Misuse, &["exceeds the maximum allowed time step size"]);
             assert!(!a.is_time_window_complete().unwrap());
             a.advance(max).unwrap();
             assert!(a.is_time_window_complete().unwrap());
@@ -153,7 +145,7 @@ fn a10_step_limiting() {
 }
 
 fn first_participant_case(end: Scheme) -> TempCase {
-    Xml::new(2).scheme(end.first_participant().ex("DataOne", "A", "B").ex("DataTwo", "B", "A")).case()
+    pair_case(end.first_participant())
 }
 
 /// A11: method="first-participant", max-time 6; A's steps 1, 2, 3 define the windows.
@@ -208,11 +200,11 @@ fn a11_first_participant_cannot_advance_by_the_infinite_max() {
             let mut a = open(&ca, "A");
             a.initialize().unwrap();
             let max = a.get_max_time_step_size().unwrap();
-            a.advance(max).err().map(|e| e.message)
+            a.advance(max).err().map(|e| message_of(e, ErrorKind::Misuse))
         },
         move || {
             let mut b = open(&cb, "B");
-            b.initialize().err().map(|e| e.message)
+            b.initialize().err().map(|e| message_of(e, ErrorKind::Partner))
         },
     );
     let a_err = a_err.expect("A's advance(getMaxTimeStepSize()) must fail");

@@ -424,17 +424,7 @@ fn error_table() {
 #[test]
 #[ignore = "prints the acceleration table of docs/oscillators.md"]
 fn acceleration_table() {
-    let data = format!(r#"<data name="Displacement-Right" mesh="{}"/>"#, mesh(LEFT));
-    let methods = [
-        ("none", String::new()),
-        ("constant 0.5", r#"<acceleration:constant><relaxation value="0.5"/></acceleration:constant>"#.to_string()),
-        ("Aitken", format!("<acceleration:aitken>{data}</acceleration:aitken>")),
-        ("IQN-ILS", format!("<acceleration:IQN-ILS>{data}</acceleration:IQN-ILS>")),
-        (
-            "IQN-ILS, full time grid",
-            format!(r#"<acceleration:IQN-ILS reduced-time-grid="false">{data}</acceleration:IQN-ILS>"#),
-        ),
-    ];
+    let methods = oscillator::acceleration_variants();
     let windows = [0.2, 0.1, 0.05, 0.025, 0.0125];
     println!("| acceleration | {} |", windows.map(|w| format!("Δ = {w}")).join(" | "));
     println!("|---|{}", "---|".repeat(windows.len()));

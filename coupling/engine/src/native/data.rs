@@ -9,8 +9,8 @@ use crate::{CouplingError, Result};
 use std::collections::{BTreeMap, HashMap};
 use tidelink_precice_config::MappingConstraint;
 
-/// (mesh, data) names.
-pub type Key = (String, String);
+/// A datum on a mesh (the configuration crate's key, shared with the model).
+pub use tidelink_precice_config::DataKey;
 
 /// Vertices of one mesh used by this participant.
 pub struct MeshState {
@@ -54,11 +54,11 @@ impl MappingRun {
 #[derive(Default)]
 pub struct DataStore {
     pub meshes: BTreeMap<String, MeshState>,
-    pub data: HashMap<Key, DataState>,
+    pub data: HashMap<DataKey, DataState>,
     /// Write mappings by target (received mesh datum) → (source provided-mesh datum, mapping index).
-    write_maps: HashMap<Key, (Key, usize)>,
+    write_maps: HashMap<DataKey, (DataKey, usize)>,
     /// Read mappings by source (received mesh datum) → targets on provided meshes.
-    read_maps: HashMap<Key, Vec<(Key, usize)>>,
+    read_maps: HashMap<DataKey, Vec<(DataKey, usize)>>,
     mappings: Vec<MappingRun>,
 }
 
@@ -67,20 +67,20 @@ impl DataStore {
         self.mappings.push(m);
         self.mappings.len() - 1
     }
-    pub fn add_write_map(&mut self, target: Key, source: Key, mapping: usize) {
+    pub fn add_write_map(&mut self, target: DataKey, source: DataKey, mapping: usize) {
         self.write_maps.insert(target, (source, mapping));
     }
-    pub fn add_read_map(&mut self, source: Key, target: Key, mapping: usize) {
+    pub fn add_read_map(&mut self, source: DataKey, target: DataKey, mapping: usize) {
         self.read_maps.entry(source).or_default().push((target, mapping));
     }
     fn mapping(&mut self, i: usize) -> Result<&dyn Mapping> {
         if self.mappings[i].computed.is_none() {
             let m = &self.mappings[i];
             let from =
-                self.meshes.get(&m.from).ok_or_else(|| CouplingError::new(format!("unknown mesh {}", m.from)))?;
-            let to = self.meshes.get(&m.to).ok_or_else(|| CouplingError::new(format!("unknown mesh {}", m.to)))?;
+                self.meshes.get(&m.from).ok_or_else(|| CouplingError::config(format!("unknown mesh {}", m.from)))?;
+            let to = self.meshes.get(&m.to).ok_or_else(|| CouplingError::config(format!("unknown mesh {}", m.to)))?;
             if from.vertex_count() == 0 || to.vertex_count() == 0 {
-                return Err(CouplingError::new(format!(
+                return Err(CouplingError::misuse(format!(
                     "cannot map from mesh \"{}\" to mesh \"{}\": one of them has no vertices",
                     m.from, m.to
                 )));
@@ -91,11 +91,11 @@ impl DataStore {
         Ok(self.mappings[i].computed.as_deref().expect("computed above"))
     }
 
-    fn get(&self, k: &Key) -> &DataState {
+    fn get(&self, k: &DataKey) -> &DataState {
         self.data.get(k).expect("data context registered at construction")
     }
 
-    fn get_mut(&mut self, k: &Key) -> &mut DataState {
+    fn get_mut(&mut self, k: &DataKey) -> &mut DataState {
         self.data.get_mut(k).expect("data context registered at construction")
     }
 
@@ -124,22 +124,22 @@ impl DataStore {
     }
 
     /// Components per vertex × vertices of a registered datum: the length of one sample.
-    pub fn sample_len(&self, key: &Key) -> usize {
-        self.get(key).components * self.meshes[&key.0].vertex_count()
+    pub fn sample_len(&self, key: &DataKey) -> usize {
+        self.get(key).components * self.meshes[&key.mesh].vertex_count()
     }
 
     /// The waveform-degree of a registered datum.
-    pub fn degree(&self, key: &Key) -> u32 {
+    pub fn degree(&self, key: &DataKey) -> u32 {
         self.get(key).waveform.degree()
     }
 
     /// The received (or provided) waveform of a datum, as stored now.
-    pub fn waveform(&self, key: &Key) -> &Waveform {
+    pub fn waveform(&self, key: &DataKey) -> &Waveform {
         &self.get(key).waveform
     }
 
     /// The samples of an exchanged datum in `[from, to]`, mapped onto the exchange mesh when needed.
-    pub fn outgoing(&mut self, key: &Key, from: f64, to: f64, substeps: bool) -> Result<DataItem> {
+    pub fn outgoing(&mut self, key: &DataKey, from: f64, to: f64, substeps: bool) -> Result<DataItem> {
         let (source, mapping) = match self.write_maps.get(key) {
             Some((s, m)) => (s.clone(), Some(*m)),
             None => (key.clone(), None),
@@ -162,13 +162,13 @@ impl DataStore {
 
     /// Stores received samples: a sub-step waveform replaces the old one; a single value
     /// becomes the sample at `end_time` (the receiver's window end).
-    pub fn incoming(&mut self, key: &Key, item: DataItem, end_time: f64, substeps: bool) -> Result<()> {
-        let n = self.get(key).components * self.meshes[&key.0].vertex_count();
+    pub fn incoming(&mut self, key: &DataKey, item: DataItem, end_time: f64, substeps: bool) -> Result<()> {
+        let n = self.get(key).components * self.meshes[&key.mesh].vertex_count();
         if item.values.iter().any(|v| v.len() != n) {
-            return Err(CouplingError::new(format!(
+            return Err(CouplingError::protocol(format!(
                 "received data \"{}\" on mesh \"{}\" with the wrong size (expected {n} values): the partners disagree \
                  about the mesh",
-                key.1, key.0
+                key.data, key.mesh
             )));
         }
         let d = self.get_mut(key);
@@ -181,24 +181,24 @@ impl DataStore {
     }
 
     /// Sets the t = 0 sample (initial data or zero).
-    pub fn set_initial(&mut self, key: &Key, values: Vec<f64>) -> Result<()> {
+    pub fn set_initial(&mut self, key: &DataKey, values: Vec<f64>) -> Result<()> {
         self.get_mut(key).waveform.set(0.0, values);
         self.update_read_targets(key)
     }
 
     /// Zero sample at t = 0 for a received datum.
-    pub fn zero_initial(&mut self, key: &Key) -> Result<()> {
-        let n = self.get(key).components * self.meshes[&key.0].vertex_count();
+    pub fn zero_initial(&mut self, key: &DataKey) -> Result<()> {
+        let n = self.get(key).components * self.meshes[&key.mesh].vertex_count();
         self.set_initial(key, vec![0.0; n])
     }
 
     /// Keeps only the last sample of a received datum and of what is mapped from it.
-    pub fn move_to_next_window(&mut self, key: &Key) -> Result<()> {
+    pub fn move_to_next_window(&mut self, key: &DataKey) -> Result<()> {
         self.get_mut(key).waveform.move_to_next_window();
         self.update_read_targets(key)
     }
 
-    fn update_read_targets(&mut self, key: &Key) -> Result<()> {
+    fn update_read_targets(&mut self, key: &DataKey) -> Result<()> {
         let Some(targets) = self.read_maps.get(key).cloned() else { return Ok(()) };
         let source = self.get(key).waveform.clone();
         let components = self.get(key).components;
@@ -212,7 +212,7 @@ impl DataStore {
     }
 
     /// The value at `t` of a datum on a provided mesh, restricted to `ids`.
-    pub fn read(&self, key: &Key, t: f64, ids: &[i32], out: &mut [f64]) -> Option<()> {
+    pub fn read(&self, key: &DataKey, t: f64, ids: &[i32], out: &mut [f64]) -> Option<()> {
         let d = self.get(key);
         let all = d.waveform.sample(t)?;
         let c = d.components;
@@ -221,5 +221,28 @@ impl DataStore {
             out[k * c..(k + 1) * c].copy_from_slice(&all[id * c..(id + 1) * c]);
         }
         Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorKind;
+
+    #[test]
+    fn received_data_of_the_wrong_size_is_a_protocol_error() {
+        let mut store = DataStore::default();
+        let mesh = MeshState { dim: 2, provided: false, coords: vec![0.0; 4], received: true };
+        store.meshes.insert("M".into(), mesh);
+        let key = DataKey::new("M", "D");
+        store.data.insert(key.clone(), DataState { components: 1, waveform: Waveform::new(1), write_buffer: None });
+        let item = DataItem { times: vec![1.0], values: vec![vec![1.0; 3]] };
+        let e = store.incoming(&key, item, 1.0, false).expect_err("3 values for 2 vertices");
+        assert_eq!(e.kind, ErrorKind::Protocol);
+        assert_eq!(
+            e.to_string(),
+            "received data \"D\" on mesh \"M\" with the wrong size (expected 2 values): the partners disagree about \
+             the mesh"
+        );
     }
 }

@@ -64,7 +64,7 @@ fn env_text(name: &str) -> Result<Option<String>> {
         Ok(v) => Ok(Some(v)),
         Err(std::env::VarError::NotPresent) => Ok(None),
         Err(std::env::VarError::NotUnicode(v)) => {
-            Err(CouplingError::new(format!("the environment variable {name}={v:?} is not text")))
+            Err(CouplingError::config(format!("the environment variable {name}={v:?} is not text")))
         }
     }
 }
@@ -86,7 +86,7 @@ fn handshake_timeout_from(text: Option<&str>) -> Result<Duration> {
     let Some(text) = text else { return Ok(Settings::default().handshake_timeout) };
     match text.trim().parse::<f64>() {
         Ok(s) if s > 0.0 && s < 3.2e7 => Ok(Duration::from_secs_f64(s)),
-        _ => Err(CouplingError::new(format!(
+        _ => Err(CouplingError::config(format!(
             "{NAME}={text:?} is not a handshake timeout: give a positive number of seconds below a year, e.g. \
              {NAME}=120, or unset it for the default 60 s"
         ))),
@@ -98,7 +98,7 @@ fn spin_from(text: Option<&str>) -> Result<Duration> {
     let Some(text) = text else { return Ok(Settings::default().spin) };
     match text.trim().parse::<u64>() {
         Ok(us) if us <= 1_000_000 => Ok(Duration::from_micros(us)),
-        _ => Err(CouplingError::new(format!(
+        _ => Err(CouplingError::config(format!(
             "{NAME}={text:?} is not a spin time: give whole microseconds from 0 (off) to 1000000, or unset it for 50"
         ))),
     }

@@ -16,7 +16,7 @@ mod testing;
 pub use testing::shared_path;
 pub use testing::{temp_case, TempCase};
 pub use tidelink_coupling::native::NativeParticipant;
-pub use tidelink_coupling::{Coupling, CouplingData, CouplingError};
+pub use tidelink_coupling::{Coupling, CouplingData, CouplingError, ErrorKind};
 
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
@@ -32,17 +32,31 @@ pub fn close(what: impl Display, got: f64, want: f64) {
     assert!((got - want).abs() <= TOL, "{what}: got {got}, want {want}");
 }
 
-/// Asserts that `r` failed with a message containing every fragment; returns the message.
+/// Asserts that `r` failed with an error of `kind` whose message contains every fragment (the
+/// names it must give); returns the message.
 #[track_caller]
-pub fn fails<T>(r: Result<T, CouplingError>, fragments: &[&str]) -> String {
-    let msg = match r {
-        Ok(_) => panic!("expected an error containing {fragments:?}, but the call succeeded"),
-        Err(e) => e.message,
+pub fn fails<T>(r: Result<T, CouplingError>, kind: ErrorKind, fragments: &[&str]) -> String {
+    let (got, msg) = match r {
+        Ok(_) => panic!("expected a {kind:?} error containing {fragments:?}, but the call succeeded"),
+        Err(e) => (e.kind, e.message),
     };
+    assert_eq!(got, kind, "the kind of the error {msg:?}");
     for f in fragments {
         assert!(msg.contains(f), "error should contain {f:?}: {msg}");
     }
     msg
+}
+
+/// The two-participant case of `scheme` with DataOne from A to B and DataTwo back.
+pub fn pair_case(scheme: Scheme) -> TempCase {
+    Xml::new(2).scheme(scheme.ex("DataOne", "A", "B").ex("DataTwo", "B", "A")).case()
+}
+
+/// The message of `e`, asserting that it is of `kind`.
+#[track_caller]
+pub fn message_of(e: CouplingError, kind: ErrorKind) -> String {
+    assert_eq!(e.kind, kind, "the kind of the error {:?}", e.message);
+    e.message
 }
 
 /// One `<coupling-scheme:*>` of an [`Xml`] case. Exchanges run on the first participant's mesh.

@@ -48,7 +48,7 @@ impl Acceleration for Aitken {
         let x_new = primary(data, true, |d| &d.values);
         let r = &x_new - primary(data, true, |d| &d.old);
         if r.is_empty() {
-            return Err(CouplingError::new(format!(
+            return Err(CouplingError::config(format!(
                 "{}: none of the scheme's data is a <data> of the acceleration, so there is no residual to steer it.",
                 self.label
             )));

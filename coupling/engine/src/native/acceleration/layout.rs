@@ -15,7 +15,7 @@
 //! the window it is mapped to. Columns are only approximations of the Jacobian, so this
 //! changes how fast later windows converge, not what they converge to.
 
-use super::AccData;
+use super::{AccData, DataKey};
 use crate::{CouplingError, Result};
 use nalgebra::{DMatrix, DVector};
 use std::ops::Range;
@@ -24,7 +24,7 @@ use std::ops::Range;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Block {
     /// (mesh, data).
-    pub key: (String, String),
+    pub key: DataKey,
     /// A `<data>` of the acceleration.
     pub primary: bool,
     /// Values per sample.
@@ -49,11 +49,11 @@ impl Layout {
         for d in data {
             let n = d.times.len() * d.size;
             if d.times.is_empty() || d.values.len() != n || d.old.len() != n {
-                return Err(CouplingError::new(format!(
+                return Err(CouplingError::protocol(format!(
                     "{label}: data \"{}\" on mesh \"{}\" has {} new and {} old values for {} samples of {} values each; \
                      the coupling scheme passed inconsistent data (a bug).",
-                    d.key.1,
-                    d.key.0,
+                    d.key.data,
+                    d.key.mesh,
                     d.values.len(),
                     d.old.len(),
                     d.times.len(),
@@ -102,7 +102,7 @@ impl Layout {
             .map(|(a, b)| {
                 format!(
                     "data \"{}\": samples at t − window end = {} before, {} now (window end {})",
-                    a.key.1,
+                    a.key.data,
                     offsets(a),
                     offsets(b),
                     end(b)
@@ -136,7 +136,7 @@ impl Layout {
     }
 
     /// Keys of the primary data, in order.
-    pub fn primary_keys(&self) -> Vec<(String, String)> {
+    pub fn primary_keys(&self) -> Vec<DataKey> {
         self.blocks.iter().filter(|b| b.primary).map(|b| b.key.clone()).collect()
     }
 

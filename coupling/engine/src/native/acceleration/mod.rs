@@ -24,14 +24,14 @@ pub mod settings;
 #[cfg(test)]
 mod tests;
 
-use crate::{CouplingError, Result};
-use tidelink_precice_config::AccelerationDecl;
+use crate::Result;
+use tidelink_precice_config::{AccelerationDecl, AccelerationKind, DataKey};
 
 /// One datum of the acceleration map, over the samples of the current window after its start.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AccData {
     /// (mesh, data) names.
-    pub key: (String, String),
+    pub key: DataKey,
     /// True for the acceleration's `<data>` tags: they steer the update (Aitken factor, QN residuals).
     pub primary: bool,
     /// Values per sample (vertices × components).
@@ -72,21 +72,17 @@ pub trait Acceleration: Send {
 /// [`settings`]; settings the native engine does not support (`on-bound-violation` other than
 /// `ignore`) are an error naming the tag.
 pub fn build(decl: &AccelerationDecl) -> Result<Box<dyn Acceleration>> {
-    match decl.kind.as_str() {
-        "constant" => Ok(Box::new(constant::ConstantRelaxation::new(settings::constant(decl)?))),
-        "aitken" => {
+    match decl.kind {
+        AccelerationKind::Constant => Ok(Box::new(constant::ConstantRelaxation::new(settings::constant(decl)?))),
+        AccelerationKind::Aitken => {
             let (omega0, pre) = settings::aitken(decl)?;
             Ok(Box::new(aitken::Aitken::new(omega0, pre, label(decl))))
         }
-        "IQN-ILS" => Ok(Box::new(iqn_ils::IqnIls::new(settings::qn(decl)?, label(decl)))),
-        "IQN-IMVJ" => {
+        AccelerationKind::IqnIls => Ok(Box::new(iqn_ils::IqnIls::new(settings::qn(decl)?, label(decl)))),
+        AccelerationKind::IqnImvj => {
             let qn = settings::qn(decl)?;
             Ok(Box::new(iqn_imvj::IqnImvj::new(qn, settings::imvj(decl), label(decl))))
         }
-        other => Err(CouplingError::new(format!(
-            "{}: unknown acceleration \"{other}\"; use constant, aitken, IQN-ILS or IQN-IMVJ.",
-            decl.loc
-        ))),
     }
 }
 

@@ -172,7 +172,7 @@ impl Preconditioner {
     fn warn_zero(&mut self, i: usize, what: &str) {
         if !self.warned {
             self.warned = true;
-            let (m, d) = &self.keys[i];
+            let DataKey { mesh: m, data: d } = &self.keys[i];
             log::warn!(
                 "{:?} preconditioner: the {what} of data \"{d}\" on mesh \"{m}\" is zero; its weight stays {} \
                  (reported once)",

@@ -183,7 +183,7 @@ impl QnBase {
     pub fn begin(&mut self, data: &[AccData]) -> Result<Step> {
         let (xt, xt_p, r) = self.vectors(data);
         if r.is_empty() {
-            return Err(CouplingError::new(format!(
+            return Err(CouplingError::config(format!(
                 "{}: none of the scheme's data is a <data> of the acceleration, so there is no residual to steer it.",
                 self.label
             )));
@@ -318,7 +318,7 @@ impl Step {
 /// The quasi-Newton update must be a number everywhere.
 pub fn check_nan(x: &DVector<f64>, label: &str) -> Result<()> {
     if x.iter().any(|v| v.is_nan()) {
-        return Err(CouplingError::new(format!(
+        return Err(CouplingError::config(format!(
             "{label}: The quasi-Newton update contains NaN values. This means that the quasi-Newton acceleration \
              failed to converge. Check the data the solvers write, or try another filter or a smaller filter limit."
         )));

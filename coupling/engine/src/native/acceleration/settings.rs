@@ -27,7 +27,9 @@
 //! weights cancel in its factor).
 
 use crate::{CouplingError, Result};
-use tidelink_precice_config::{AccelerationDecl, BoundViolation, FilterKind, ImvjRestartKind, PreconditionerKind};
+use tidelink_precice_config::{
+    AccelerationDecl, AccelerationKind, BoundViolation, FilterKind, ImvjRestartKind, PreconditionerKind,
+};
 
 /// Initial relaxation of Aitken when `<initial-relaxation>` is absent.
 pub const AITKEN_INITIAL_RELAXATION: f64 = 0.5;
@@ -39,7 +41,7 @@ pub const DEFAULT_FILTER_LIMIT: f64 = 1e-2;
 pub const FILTER_LIMIT_WITHOUT_ATTRIBUTE: f64 = 1e-16;
 
 /// A datum's key as [`super::AccData::key`] spells it: (mesh, data).
-pub type DataKey = (String, String);
+pub use tidelink_precice_config::DataKey;
 
 /// The preconditioner of Aitken and the quasi-Newton methods.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,7 +102,7 @@ pub struct ImvjSettings {
 /// `<relaxation value>` of constant relaxation (required).
 pub fn constant(decl: &AccelerationDecl) -> Result<f64> {
     decl.relaxation.ok_or_else(|| {
-        CouplingError::new(format!(
+        CouplingError::config(format!(
             "{}: <acceleration:constant> needs a <relaxation value=\"...\"/> tag with a factor in (0, 1].",
             decl.loc
         ))
@@ -114,9 +116,9 @@ pub fn aitken(decl: &AccelerationDecl) -> Result<(f64, PreconditionerSettings)> 
 
 /// The shared quasi-Newton settings of IQN-ILS or IQN-IMVJ (`decl.kind` picks the defaults).
 pub fn qn(decl: &AccelerationDecl) -> Result<QnSettings> {
-    let imvj = decl.kind == "IQN-IMVJ";
+    let imvj = decl.kind == AccelerationKind::IqnImvj;
     if let Some(b) = decl.on_bound_violation.filter(|b| *b != BoundViolation::Ignore) {
-        return Err(CouplingError::new(format!(
+        return Err(CouplingError::config(format!(
             "{}: on-bound-violation=\"{}\" of <acceleration:{}> is not supported by the native coupling engine; \
              remove the attribute or set it to \"ignore\".",
             decl.loc,
@@ -160,11 +162,11 @@ fn preconditioner(decl: &AccelerationDecl) -> Result<PreconditionerSettings> {
         .data
         .iter()
         .enumerate()
-        .map(|(i, (d, m))| ((m.clone(), d.clone()), decl.scaling.get(i).copied().flatten().unwrap_or(1.0)))
+        .map(|(i, k)| (k.clone(), decl.scaling.get(i).copied().flatten().unwrap_or(1.0)))
         .collect();
     if kind == PreconditionerKind::Constant {
-        if let Some(((m, d), _)) = scaling.iter().find(|(_, s)| *s == 0.0 || !s.is_finite()) {
-            return Err(CouplingError::new(format!(
+        if let Some((DataKey { mesh: m, data: d }, _)) = scaling.iter().find(|(_, s)| *s == 0.0 || !s.is_finite()) {
+            return Err(CouplingError::config(format!(
                 "{}: the constant preconditioner of <acceleration:{}> divides by the scaling of data \"{d}\" on mesh \
                  \"{m}\", which is zero; give it a non-zero scaling=\"...\".",
                 decl.loc, decl.kind

@@ -3,7 +3,7 @@
 //! (docs/design/coupling-semantics.md §11.3).
 
 use crate::{CouplingError, Result};
-use tidelink_precice_config::ConvergenceMeasureDecl;
+use tidelink_precice_config::{ConvergenceMeasureDecl, ConvergenceMeasureKind, DataKey};
 
 /// The criterion of one measure.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -22,7 +22,7 @@ pub enum Criterion {
 #[derive(Debug, Clone)]
 pub struct Measure {
     /// (mesh, data) measured.
-    pub key: (String, String),
+    pub key: DataKey,
     /// How it decides.
     pub criterion: Criterion,
     /// `suffices="true"`.
@@ -45,19 +45,18 @@ impl Measure {
     /// The measure a scheme's declaration describes.
     pub fn new(d: &ConvergenceMeasureDecl) -> Result<Measure> {
         let need = |v: Option<f64>, what: &str| {
-            v.ok_or_else(|| CouplingError::new(format!("{}: the convergence measure has no {what}", d.loc)))
+            v.ok_or_else(|| CouplingError::config(format!("{}: the convergence measure has no {what}", d.loc)))
         };
-        let criterion = match d.kind.as_str() {
-            "absolute" => Criterion::Absolute(need(d.limit, "limit")?),
-            "relative" => Criterion::Relative(need(d.limit, "limit")?),
-            "residual-relative" => Criterion::ResidualRelative(need(d.limit, "limit")?),
-            "absolute-or-relative" => {
+        let criterion = match d.kind {
+            ConvergenceMeasureKind::Absolute => Criterion::Absolute(need(d.limit, "limit")?),
+            ConvergenceMeasureKind::Relative => Criterion::Relative(need(d.limit, "limit")?),
+            ConvergenceMeasureKind::ResidualRelative => Criterion::ResidualRelative(need(d.limit, "limit")?),
+            ConvergenceMeasureKind::AbsoluteOrRelative => {
                 Criterion::AbsoluteOrRelative(need(d.abs_limit, "abs-limit")?, need(d.rel_limit, "rel-limit")?)
             }
-            other => return Err(CouplingError::new(format!("{}: unknown convergence measure \"{other}\"", d.loc))),
         };
         Ok(Measure {
-            key: (d.mesh.clone(), d.data.clone()),
+            key: DataKey::new(&d.mesh, &d.data),
             criterion,
             suffices: d.suffices,
             strict: d.strict,
@@ -75,7 +74,7 @@ impl Measure {
             Criterion::ResidualRelative(_) => "Drop",
             Criterion::AbsoluteOrRelative(..) => "AbsOrRel",
         };
-        format!("Res{abbrev}({}:{})", self.key.0, self.key.1)
+        format!("Res{abbrev}({}:{})", self.key.mesh, self.key.data)
     }
 
     /// Compares `new` with `old` in iteration `iteration` (1-based) of a window.
@@ -119,7 +118,7 @@ mod tests {
 
     fn measure(criterion: Criterion) -> Measure {
         Measure {
-            key: ("M".into(), "D".into()),
+            key: DataKey::new("M", "D"),
             criterion,
             suffices: false,
             strict: false,

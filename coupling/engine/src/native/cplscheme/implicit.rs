@@ -4,7 +4,7 @@
 //! (docs/design/coupling-semantics.md §11.1–§11.2, §11.8).
 
 use super::super::acceleration::{self, AccData, Acceleration};
-use super::super::data::Key;
+use super::super::data::DataKey;
 use super::super::m2n::wire::DataItem;
 use super::super::time::{tolerance, Waveform};
 use super::convergence::{all_converged, Measure};
@@ -14,15 +14,34 @@ use std::collections::HashMap;
 use std::path::Path;
 use tidelink_precice_config::CouplingSchemeDecl;
 
-/// Identifies one exchanged datum of a scheme: (link, sent by us, exchange index).
-pub type SlotId = (usize, bool, usize);
+/// Identifies one exchanged datum of a scheme: which link, which direction, which exchange.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SlotId {
+    /// Index of the link (the partner) in the scheme.
+    pub link: usize,
+    /// Sent by this participant (true) or received (false).
+    pub sent: bool,
+    /// Index of the exchange in the link's send or receive list.
+    pub exchange: usize,
+}
+
+impl SlotId {
+    /// The `exchange`-th datum this participant sends over `link`.
+    pub fn sent(link: usize, exchange: usize) -> Self {
+        SlotId { link, sent: true, exchange }
+    }
+    /// The `exchange`-th datum this participant receives over `link`.
+    pub fn received(link: usize, exchange: usize) -> Self {
+        SlotId { link, sent: false, exchange }
+    }
+}
 
 /// One exchanged datum at a window end, as the measuring participant handles it.
 pub struct Slot {
     /// Where it sits in the scheme.
     pub id: SlotId,
     /// (mesh, data).
-    pub key: Key,
+    pub key: DataKey,
     /// Its samples of this iteration; the acceleration rewrites those after the window start.
     pub item: DataItem,
     /// Part of the acceleration map (coupling-semantics.md §11.4).
@@ -54,12 +73,12 @@ impl Actions {
     /// At `advance`: every required action must have been queried; then nothing is required.
     pub fn check_and_clear(&mut self) -> Result<()> {
         if self.write && !self.write_done {
-            return Err(CouplingError::new(
+            return Err(CouplingError::misuse(
                 "The iteration checkpoint wasn't written. Did you forget to call \"requiresWritingCheckpoint()\"?",
             ));
         }
         if self.read && !self.read_done {
-            return Err(CouplingError::new(
+            return Err(CouplingError::misuse(
                 "The iteration checkpoint wasn't read. Did you forget to call \"requiresReadingCheckpoint()\"?",
             ));
         }
@@ -80,7 +99,7 @@ pub struct Implicit {
     measures: Vec<Measure>,
     acceleration: Option<Box<dyn Acceleration>>,
     qn: bool,
-    primary: Vec<Key>,
+    primary: Vec<DataKey>,
     /// The previous iteration's (accelerated) samples of every slot, window start included.
     previous: HashMap<SlotId, Waveform>,
     /// What the coupling requires before the next `advance`.
@@ -96,11 +115,7 @@ impl Implicit {
         let measures =
             if measuring { decl.convergence_measures.iter().map(Measure::new).collect::<Result<_>>()? } else { vec![] };
         let (acceleration, qn, primary) = match (&decl.acceleration, measuring) {
-            (Some(a), true) => (
-                Some(acceleration::build(a)?),
-                a.kind.starts_with("IQN"),
-                a.data.iter().map(|(d, m)| (m.clone(), d.clone())).collect(),
-            ),
+            (Some(a), true) => (Some(acceleration::build(a)?), a.kind.is_quasi_newton(), a.data.clone()),
             _ => (None, false, vec![]),
         };
         Ok(Implicit {
@@ -149,9 +164,9 @@ impl Implicit {
     pub fn decide(&mut self, window: u64, start: f64, end: f64, slots: &mut [Slot]) -> Result<bool> {
         for m in &mut self.measures {
             let Some(slot) = slots.iter().find(|s| s.key == m.key) else {
-                return Err(CouplingError::new(format!(
+                return Err(CouplingError::config(format!(
                     "{}: the convergence measure's data \"{}\" on mesh \"{}\" is not exchanged by this participant",
-                    self.scheme_tag, m.key.1, m.key.0
+                    self.scheme_tag, m.key.data, m.key.mesh
                 )));
             };
             let new = slot.item.values.last().cloned().unwrap_or_default();
@@ -163,12 +178,12 @@ impl Implicit {
         let at_max = self.max.is_some_and(|max| self.iteration >= max);
         if at_max {
             if let Some(m) = self.measures.iter().find(|m| m.strict && !m.converged) {
-                return Err(CouplingError::new(format!(
+                return Err(CouplingError::config(format!(
                     "The strict convergence measure for data \"{}\" on mesh \"{}\" did not converge within the maximum \
                      allowed iterations ({}) of time window {window} in the {}, which terminates the simulation. Raise \
                      max-iterations, loosen the limit, or drop strict=\"true\".",
-                    m.key.1,
-                    m.key.0,
+                    m.key.data,
+                    m.key.mesh,
                     self.iteration,
                     self.scheme_tag
                 )));

@@ -44,10 +44,10 @@ impl Table {
     pub fn create(dir: &Path, name: &str, columns: &[String]) -> Result<Table> {
         let path = dir.join(name);
         let mut file = File::create(&path)
-            .map_err(|e| CouplingError::new(format!("cannot create the log file \"{}\": {e}", path.display())))?;
+            .map_err(|e| CouplingError::io(format!("cannot create the log file \"{}\": {e}", path.display())))?;
         let header: String = columns.iter().map(|c| format!("  {c}")).collect();
         file.write_all(header.as_bytes())
-            .map_err(|e| CouplingError::new(format!("cannot write the log file \"{}\": {e}", path.display())))?;
+            .map_err(|e| CouplingError::io(format!("cannot write the log file \"{}\": {e}", path.display())))?;
         Ok(Table { file })
     }
 
@@ -89,5 +89,15 @@ mod tests {
         drop(t);
         let text = std::fs::read_to_string(dir.path().join("t.log")).unwrap();
         assert_eq!(text, "  TimeWindow  Iterations\n     1       3\n     2   5.00000000e-01");
+    }
+
+    #[test]
+    fn a_log_in_a_missing_folder_is_an_io_error_naming_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing");
+        let e = Table::create(&missing, "t.log", &["TimeWindow".into()]).err().expect("no such folder");
+        assert_eq!(e.kind, crate::ErrorKind::Io);
+        let prefix = format!("cannot create the log file \"{}\": ", missing.join("t.log").display());
+        assert!(e.to_string().starts_with(&prefix), "{e}");
     }
 }

@@ -7,11 +7,11 @@
 //! waits on one partner while another waits on it: phase 1 sends (and, where the protocol
 //! needs it first, receives), phase 2 receives what comes next.
 
-use super::super::data::{DataStore, Key};
+use super::super::data::{DataKey, DataStore};
 use super::super::m2n::wire::{DataFrame, DataItem, Frame};
 use super::super::m2n::M2n;
 use super::super::time::{TimeHandler, EPS};
-use super::implicit::{Implicit, Slot};
+use super::implicit::{Implicit, Slot, SlotId};
 use crate::{CouplingError, Result};
 use tidelink_precice_config::{CouplingSchemeDecl, SchemeKind, TimeWindowSize};
 
@@ -29,7 +29,7 @@ pub enum Role {
 #[derive(Debug, Clone)]
 pub struct Exchange {
     /// (mesh, data).
-    pub key: Key,
+    pub key: DataKey,
     /// `initialize="true"`.
     pub initialize: bool,
     /// `substeps="true"`: every sample of the window travels.
@@ -72,14 +72,14 @@ pub struct CouplingScheme {
 }
 
 fn protocol_error(msg: String) -> CouplingError {
-    CouplingError::new(format!("protocol error: {msg}"))
+    CouplingError::protocol(format!("protocol error: {msg}"))
 }
 
 impl CouplingScheme {
     /// Builds scheme `index` for participant `me` from its declaration.
     pub fn new(index: usize, decl: &CouplingSchemeDecl, me: &str) -> Result<CouplingScheme> {
         let ex = |e: &tidelink_precice_config::ExchangeDecl| Exchange {
-            key: (e.mesh.clone(), e.data.clone()),
+            key: DataKey::new(&e.mesh, &e.data),
             initialize: e.initialize,
             substeps: e.substeps,
         };
@@ -92,7 +92,7 @@ impl CouplingScheme {
         let (role, links) = if decl.kind == SchemeKind::Multi {
             let controller = decl.multi_participants.iter().find(|(_, c)| *c).map(|(n, _)| n.as_str()).unwrap_or("");
             if let Some(e) = decl.exchanges.iter().find(|e| e.from != controller && e.to != controller) {
-                return Err(CouplingError::new(format!(
+                return Err(CouplingError::config(format!(
                     "{}: the exchange of \"{}\" from \"{}\" to \"{}\" bypasses the controller \"{controller}\" of the multi \
                      coupling scheme; the native engine exchanges data of a multi scheme only with its controller. Route \
                      the data through the controller, or run with the precice backend.",
@@ -264,10 +264,10 @@ impl CouplingScheme {
             for (k, e) in link.send.iter().enumerate() {
                 let item = store.outgoing(&e.key, 0.0, 0.0, true)?;
                 let v = item.values.into_iter().next().unwrap_or_else(|| vec![0.0; store.sample_len(&e.key)]);
-                imp.set_initial((l, true, k), store.degree(&e.key), v);
+                imp.set_initial(SlotId::sent(l, k), store.degree(&e.key), v);
             }
             for (k, e) in link.receive.iter().enumerate() {
-                imp.set_initial((l, false, k), store.degree(&e.key), vec![0.0; store.sample_len(&e.key)]);
+                imp.set_initial(SlotId::received(l, k), store.degree(&e.key), vec![0.0; store.sample_len(&e.key)]);
             }
         }
         Ok(())
@@ -394,7 +394,7 @@ impl CouplingScheme {
                     item.times = vec![end];
                 }
                 let degree = store.degree(&e.key);
-                slots.push(Slot { id: (l, true, k), key: e.key.clone(), item, accelerate: true, degree });
+                slots.push(Slot { id: SlotId::sent(l, k), key: e.key.clone(), item, accelerate: true, degree });
             }
             for (k, e) in link.receive.iter().enumerate() {
                 let mut item = if parallel {
@@ -410,7 +410,7 @@ impl CouplingScheme {
                     item.values = item.values.pop().into_iter().collect();
                 }
                 let degree = store.degree(&e.key);
-                slots.push(Slot { id: (l, false, k), key: e.key.clone(), item, accelerate: parallel, degree });
+                slots.push(Slot { id: SlotId::received(l, k), key: e.key.clone(), item, accelerate: parallel, degree });
             }
         }
         let window = self.time.window();

@@ -56,13 +56,13 @@ pub(crate) fn interface_ip(network: &str) -> Result<IpAddr> {
         return Ok(IpAddr::V4(Ipv4Addr::LOCALHOST));
     }
     let ifs =
-        if_addrs::get_if_addrs().map_err(|e| CouplingError::new(format!("cannot list network interfaces: {e}")))?;
+        if_addrs::get_if_addrs().map_err(|e| CouplingError::io(format!("cannot list network interfaces: {e}")))?;
     ifs.iter().find(|i| i.name == network && i.ip().is_ipv4()).map(|i| i.ip()).ok_or_else(|| {
         let mut names: Vec<String> = ifs.iter().map(|i| i.name.clone()).collect();
         names.dedup();
         names.sort();
         names.dedup();
-        CouplingError::new(format!(
+        CouplingError::config(format!(
             "Cannot find network interface \"{network}\". Available interfaces are: {}",
             names.join(", ")
         ))
@@ -73,7 +73,7 @@ fn endpoints(me: &str, cfg: &PreciceConfig) -> Result<Vec<Endpoint>> {
     let mut out = Vec::new();
     for m in cfg.m2ns.iter().filter(|m| m.acceptor == me || m.connector == me) {
         if let Some(msg) = super::unsupported::m2n_transport_message(m) {
-            return Err(CouplingError::new(format!("{}: {msg}", m.loc)));
+            return Err(CouplingError::config(format!("{}: {msg}", m.loc)));
         }
         let (listener, requester) = (m.connector.as_str(), m.acceptor.as_str());
         let exchange_dir = PathBuf::from(&m.exchange_directory);
@@ -122,7 +122,7 @@ fn timeout_error(
             describe_run(run)
         );
     }
-    CouplingError::new(msg)
+    CouplingError::partner(msg)
 }
 
 fn hello(me: &str, hash: &str, run: Option<&str>) -> Frame {
@@ -147,20 +147,20 @@ fn check_hello(me: &str, expected: &str, hash: &str, run: Option<&str>, f: Optio
     match f {
         Some(Frame::Hello { protocol, version, config_hash, participant, run: theirs }) => {
             if participant != expected {
-                return Err(CouplingError::new(format!(
+                return Err(CouplingError::partner(format!(
                     "participant \"{me}\" expected to connect to \"{expected}\" but \"{participant}\" answered: two \
                      runs share one exchange directory"
                 )));
             }
             if protocol != wire::PROTOCOL || version != VERSION {
-                return Err(CouplingError::new(format!(
+                return Err(CouplingError::protocol(format!(
                     "participant \"{me}\" uses {VERSION} but \"{participant}\" uses {version}. Mixing versions can \
                      lead to undefined behavior and is, thus, forbidden."
                 )));
             }
             let theirs = (!theirs.is_empty()).then_some(theirs.as_str());
             if theirs != run {
-                return Err(CouplingError::new(format!(
+                return Err(CouplingError::partner(format!(
                     "participant \"{me}\" ({}) reached \"{participant}\" of another run ({}): two runs share one \
                      exchange directory, and a participant pairs only with partners of its own run",
                     describe_run(run),
@@ -168,14 +168,14 @@ fn check_hello(me: &str, expected: &str, hash: &str, run: Option<&str>, f: Optio
                 )));
             }
             if config_hash != hash {
-                return Err(CouplingError::new(format!(
+                return Err(CouplingError::config(format!(
                     "participant \"{me}\" uses a different configuration file than the remote participant \
                      \"{participant}\" (Hashes differ). All participants must read the very same preCICE XML file."
                 )));
             }
             Ok(())
         }
-        _ => Err(CouplingError::new(format!(
+        _ => Err(CouplingError::protocol(format!(
             "participant \"{me}\": the connection to \"{expected}\" did not start with a hello"
         ))),
     }
@@ -202,13 +202,13 @@ impl M2n {
         for (i, ep) in eps.iter().enumerate().filter(|(_, e)| e.listen) {
             let ip = interface_ip(&ep.network)?;
             let l = TcpListener::bind(SocketAddr::new(ip, ep.port)).map_err(|e| {
-                CouplingError::new(format!("participant \"{me}\" cannot listen on {ip}:{}: {e}", ep.port))
+                CouplingError::io(format!("participant \"{me}\" cannot listen on {ip}:{}: {e}", ep.port))
             })?;
-            let addr = l.local_addr().map_err(|e| CouplingError::new(e.to_string()))?;
+            let addr = l.local_addr().map_err(|e| CouplingError::io(e.to_string()))?;
             log::info!("{me}: waiting for \"{}\" via {}", ep.partner, abs(&ep.file));
             let hold =
-                rendezvous::publish(&ep.file, addr, me, &ep.partner, "PRIMARYCOM", run).map_err(CouplingError::new)?;
-            l.set_nonblocking(true).map_err(|e| CouplingError::new(e.to_string()))?;
+                rendezvous::publish(&ep.file, addr, me, &ep.partner, "PRIMARYCOM", run).map_err(CouplingError::io)?;
+            l.set_nonblocking(true).map_err(|e| CouplingError::io(e.to_string()))?;
             listeners.push((i, l, hold));
         }
         let mut streams: Vec<Option<TcpStream>> = eps.iter().map(|_| None).collect();
@@ -221,7 +221,7 @@ impl M2n {
                         if let Ok(mut s) = TcpStream::connect_timeout(&addr, Duration::from_millis(500)) {
                             tune(&s);
                             wire::write_frame(&mut s, &hello(me, &cfg.hash, run))
-                                .map_err(|e| CouplingError::new(format!("cannot greet \"{}\": {e}", ep.partner)))?;
+                                .map_err(|e| CouplingError::io(format!("cannot greet \"{}\": {e}", ep.partner)))?;
                             streams[i] = Some(s);
                             break;
                         }
@@ -260,7 +260,7 @@ impl M2n {
                             Ok(Some(f @ Frame::Hello { .. })) => {
                                 let mut w = &s;
                                 wire::write_frame(&mut w, &hello(me, &cfg.hash, run))
-                                    .map_err(|e| CouplingError::new(format!("cannot greet \"{}\": {e}", ep.partner)))?;
+                                    .map_err(|e| CouplingError::io(format!("cannot greet \"{}\": {e}", ep.partner)))?;
                                 if hello_run(&f) != run {
                                     // Not our partner: it learns so from our hello; keep waiting.
                                     log::warn!(
@@ -286,7 +286,7 @@ impl M2n {
                         }
                         std::thread::sleep(Duration::from_millis(1));
                     }
-                    Err(e) => return Err(CouplingError::new(format!("accepting \"{}\" failed: {e}", ep.partner))),
+                    Err(e) => return Err(CouplingError::io(format!("accepting \"{}\" failed: {e}", ep.partner))),
                 }
             }
         }
@@ -297,13 +297,13 @@ impl M2n {
             let _ = s.set_read_timeout(Some(left));
             let mut r = s;
             let f = wire::read_frame(&mut r).map_err(|e| {
-                CouplingError::new(format!(
+                CouplingError::partner(format!(
                     "participant \"{me}\": no answer from \"{}\" during the handshake ({e}); look at its output",
                     ep.partner
                 ))
             })?;
             if f.is_none() {
-                return Err(CouplingError::new(format!(
+                return Err(CouplingError::partner(format!(
                     "participant \"{}\" closed the connection during the handshake (it probably found a problem: \
                      look at its output)",
                     ep.partner
@@ -315,7 +315,7 @@ impl M2n {
         let mut partners = Vec::new();
         for (ep, s) in eps.iter().zip(streams) {
             let s = s.expect("every endpoint connected");
-            partners.push(Conn::new(ep.partner.clone(), s).map_err(|e| CouplingError::new(e.to_string()))?);
+            partners.push(Conn::new(ep.partner.clone(), s).map_err(|e| CouplingError::io(e.to_string()))?);
         }
         let stash = partners.iter().map(|_| VecDeque::new()).collect();
         Ok(M2n { partners, stash, spin })
@@ -341,7 +341,7 @@ impl M2n {
                 }
                 Ok(n) => off += n,
                 Err(e) => {
-                    return Err(CouplingError::new(format!(
+                    return Err(CouplingError::partner(format!(
                         "Sending data to participant \"{}\" failed ({e}). This often means that the other participant \
                          exited with an error (look there).",
                         self.partners[to].name
@@ -372,15 +372,15 @@ impl M2n {
         let p = &mut self.partners[q];
         match p.next_frame() {
             Ok(Some(Frame::Abort { message })) => {
-                Err(CouplingError::new(format!("participant \"{}\" failed: {message}", p.name)))
+                Err(CouplingError::partner(format!("participant \"{}\" failed: {message}", p.name)))
             }
             Ok(f) => Ok(f),
-            Err(e) => Err(CouplingError::new(format!("participant \"{}\" sent a corrupt message ({e})", p.name))),
+            Err(e) => Err(CouplingError::protocol(format!("participant \"{}\" sent a corrupt message ({e})", p.name))),
         }
     }
 
     fn disconnected(&self, q: usize, reason: Option<String>) -> CouplingError {
-        CouplingError::new(format!(
+        CouplingError::partner(format!(
             "participant \"{}\" disconnected before the coupling ended{}: it exited or crashed (look at its output)",
             self.partners[q].name,
             reason.map(|r| format!(" ({r})")).unwrap_or_default()
@@ -400,7 +400,7 @@ impl M2n {
             match self.frame(from)? {
                 Some(Frame::Bye) => {
                     self.partners[from].said_bye = true;
-                    return Err(CouplingError::new(format!(
+                    return Err(CouplingError::protocol(format!(
                         "participant \"{}\" finished while this participant still expected data from it: the \
                          two disagree about the coupling (check that both use the same configuration)",
                         self.partners[from].name

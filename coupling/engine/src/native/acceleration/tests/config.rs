@@ -2,39 +2,25 @@
 //! documented in `settings`, unsupported settings are refused with the tag's location.
 
 use crate::native::acceleration::{build, settings};
+use crate::ErrorKind;
 use std::path::Path;
+use tidelink_precice_config::testing::pair_xml;
 use tidelink_precice_config::{
-    parse_str, AccelerationDecl, BoundViolation, FilterDecl, FilterKind, ImvjRestartDecl, ImvjRestartKind,
-    PreconditionerDecl, PreconditionerKind,
+    parse_str, AccelerationDecl, AccelerationKind, BoundViolation, DataKey, FilterDecl, FilterKind, ImvjRestartDecl,
+    ImvjRestartKind, PreconditionerDecl, PreconditionerKind,
 };
 
 /// A serial-implicit file whose scheme holds `acc` (F goes from the second participant B to A).
 fn parse(acc: &str) -> AccelerationDecl {
-    let text = format!(
-        r#"<precice-configuration>
-  <data:scalar name="T"/>
-  <data:scalar name="F"/>
-  <mesh name="MA" dimensions="2"><use-data name="T"/><use-data name="F"/></mesh>
-  <participant name="A">
-    <provide-mesh name="MA"/>
-    <write-data name="T" mesh="MA"/>
-    <read-data name="F" mesh="MA"/>
-  </participant>
-  <participant name="B">
-    <receive-mesh name="MA" from="A"/>
-    <read-data name="T" mesh="MA"/>
-    <write-data name="F" mesh="MA"/>
-  </participant>
-  <m2n:sockets acceptor="A" connector="B"/>
-  <coupling-scheme:serial-implicit>
-    <participants first="A" second="B"/>
-    <max-time value="1"/><time-window-size value="0.1"/><max-iterations value="5"/>
+    let text = pair_xml(
+        r#"<data:scalar name="F"/>"#,
+        "serial-implicit",
+        &format!(
+            r#"    <max-time value="1"/><time-window-size value="0.1"/><max-iterations value="5"/>
     <exchange data="T" mesh="MA" from="A" to="B"/>
     <exchange data="F" mesh="MA" from="B" to="A"/>
-{acc}
-  </coupling-scheme:serial-implicit>
-</precice-configuration>
-"#
+{acc}"#
+        ),
     );
     let (cfg, _) = parse_str(&text, Path::new("case/precice.xml")).unwrap_or_else(|e| panic!("{e}"));
     cfg.schemes[0].acceleration.clone().expect("an acceleration")
@@ -53,8 +39,8 @@ fn every_child_of_iqn_imvj_is_kept() {
       <imvj-restart-mode type="RS-LS" chunk-size="3" reused-time-windows-at-restart="5" truncation-threshold="1e-3"/>
     </acceleration:IQN-IMVJ>"#,
     );
-    assert_eq!(d.kind, "IQN-IMVJ");
-    assert_eq!(d.data, [("F".to_string(), "MA".to_string())]);
+    assert_eq!(d.kind, AccelerationKind::IqnImvj);
+    assert_eq!(d.data, [DataKey::new("MA", "F")]);
     assert_eq!(d.scaling, [Some(2.5)]);
     assert_eq!((d.initial_relaxation, d.enforce_initial_relaxation), (Some(0.3), Some(true)));
     assert_eq!((d.max_used_iterations, d.time_windows_reused), (Some(7), Some(2)));
@@ -81,7 +67,7 @@ fn every_child_of_iqn_imvj_is_kept() {
     // Resolved: the filter tag without a limit means 1e-16; the scaling reaches the preconditioner.
     let s = settings::qn(&d).unwrap();
     assert_eq!((s.filter, s.filter_limit), (FilterKind::Qr1Absolute, 1e-16));
-    assert_eq!(s.preconditioner.scaling_of(&("MA".to_string(), "F".to_string())), 2.5);
+    assert_eq!(s.preconditioner.scaling_of(&DataKey::new("MA", "F")), 2.5);
     assert_eq!(s.preconditioner.freeze_after, Some(4));
     let im = settings::imvj(&d);
     assert_eq!((im.chunk_size, im.reused_time_windows_at_restart, im.truncation_threshold), (3, 5, 1e-3));
@@ -99,7 +85,7 @@ fn absent_children_resolve_to_the_documented_defaults() {
     assert_eq!((s.filter, s.filter_limit), (FilterKind::Qr3, 1e-2));
     assert_eq!(s.preconditioner.kind, PreconditionerKind::ResidualSum);
     assert!(s.preconditioner.update_on_threshold && s.preconditioner.freeze_after.is_none());
-    assert_eq!(s.preconditioner.scaling_of(&("MA".to_string(), "F".to_string())), 1.0);
+    assert_eq!(s.preconditioner.scaling_of(&DataKey::new("MA", "F")), 1.0);
 
     let d = parse(r#"    <acceleration:IQN-IMVJ><data name="F" mesh="MA"/></acceleration:IQN-IMVJ>"#);
     let s = settings::qn(&d).unwrap();
@@ -125,6 +111,7 @@ fn on_bound_violation_other_than_ignore_is_refused_at_the_tag() {
         ));
         assert_eq!(d.on_bound_violation.map(|b| b.tag()), Some(v));
         let e = build(&d).err().expect("refused");
+        assert_eq!(e.kind, ErrorKind::Config);
         let line = d.loc.line;
         assert!(line > 0 && e.message.contains(&format!("case/precice.xml:{line}")), "{}", e.message);
         assert!(e.message.contains(v) && e.message.contains("on-bound-violation"), "{}", e.message);
@@ -137,6 +124,7 @@ fn constant_preconditioner_with_zero_scaling_is_refused() {
         r#"    <acceleration:IQN-ILS><data name="F" mesh="MA" scaling="0"/><preconditioner type="constant"/></acceleration:IQN-ILS>"#,
     );
     let e = build(&d).err().expect("refused");
+    assert_eq!(e.kind, ErrorKind::Config);
     assert!(e.message.contains("scaling") && e.message.contains("\"F\""), "{}", e.message);
 }
 

@@ -4,11 +4,20 @@
 use super::*;
 use crate::native::acceleration::iqn_ils::IqnIls;
 use crate::native::acceleration::{build, settings, QnColumns};
+use crate::ErrorKind;
 use nalgebra::{DMatrix, DVector};
 use tidelink_precice_config::{FilterDecl, FilterKind};
 
 fn ils(d: &AccelerationDecl) -> IqnIls {
     IqnIls::new(settings::qn(d).unwrap(), "t: acceleration:IQN-ILS".into())
+}
+
+/// IQN-ILS on X with a QR2 filter of limit 1e-12, which removes no column here, and `edit`.
+fn ils_without_filtering(edit: impl FnOnce(&mut AccelerationDecl)) -> IqnIls {
+    let mut d = decl("IQN-ILS", &["X"]);
+    edit(&mut d);
+    d.filter = Some(FilterDecl { kind: FilterKind::Qr2, limit: Some(1e-12) });
+    ils(&d)
 }
 
 fn x(v: f64) -> Vec<AccData> {
@@ -168,6 +177,7 @@ fn nan_in_the_update_is_an_error() {
     step(acc.as_mut(), 1.0, 1.0, 0.0);
     let mut data = vec![datum("X", true, 1, &[1.0], &[f64::NAN], &[0.1])];
     let e = acc.perform(&mut data).expect_err("NaN");
+    assert_eq!(e.kind, ErrorKind::Config);
     assert!(e.message.contains("The quasi-Newton update contains NaN values"), "{}", e.message);
 }
 
@@ -176,6 +186,7 @@ fn no_primary_datum_is_an_error() {
     let mut acc = build(&decl("IQN-ILS", &["X"])).unwrap();
     let mut data = vec![datum("X", false, 1, &[1.0], &[1.0], &[0.0])];
     let e = acc.perform(&mut data).expect_err("no primary data");
+    assert_eq!(e.kind, ErrorKind::Config);
     assert!(e.message.contains("no residual"), "{}", e.message);
 }
 
@@ -228,10 +239,7 @@ fn contraction(n: usize, w: usize) -> impl Fn(&[f64]) -> Vec<f64> {
 fn time_windows_reused_keeps_that_many_past_windows() {
     // Eight unknowns, three iterations per window: two columns per window (iteration 2 and
     // the convergence); with time-windows-reused = 2 exactly the last two windows' stay.
-    let mut d = decl("IQN-ILS", &["X"]);
-    d.time_windows_reused = Some(2);
-    d.filter = Some(FilterDecl { kind: FilterKind::Qr2, limit: Some(1e-12) });
-    let mut acc = ils(&d);
+    let mut acc = ils_without_filtering(|d| d.time_windows_reused = Some(2));
     let spec: &Spec = &[("X", true, 8, 1)];
     let mut start = vec![0.0; 8];
     for w in 0..4 {
@@ -247,10 +255,7 @@ fn time_windows_reused_keeps_that_many_past_windows() {
 
 #[test]
 fn max_used_iterations_drops_the_oldest_columns() {
-    let mut d = decl("IQN-ILS", &["X"]);
-    d.max_used_iterations = Some(2);
-    d.filter = Some(FilterDecl { kind: FilterKind::Qr2, limit: Some(1e-12) });
-    let mut acc = ils(&d);
+    let mut acc = ils_without_filtering(|d| d.max_used_iterations = Some(2));
     let spec: &Spec = &[("X", true, 3, 1)];
     #[rustfmt::skip]
     let m = DMatrix::from_row_slice(3, 3, &[0.9, 0.3, 0.0, -0.2, 0.7, 0.4, 0.1, 0.0, 1.1]);

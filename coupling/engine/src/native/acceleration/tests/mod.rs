@@ -13,7 +13,7 @@ mod relaxation;
 use super::{AccData, Acceleration};
 use crate::Result;
 use tidelink_precice_config::diagnostics::Location;
-use tidelink_precice_config::AccelerationDecl;
+use tidelink_precice_config::{AccelerationDecl, AccelerationKind, DataKey};
 
 /// The location every hand-built declaration claims.
 fn loc() -> Location {
@@ -22,9 +22,9 @@ fn loc() -> Location {
 
 /// A declaration of `kind` with one primary datum per name in `primary` (mesh "M").
 fn decl(kind: &str, primary: &[&str]) -> AccelerationDecl {
-    let mut d = AccelerationDecl::new(kind, loc());
+    let mut d = AccelerationDecl::new(AccelerationKind::from_tag(kind).expect("a known kind"), loc());
     for p in primary {
-        d.data.push((p.to_string(), "M".into()));
+        d.data.push(DataKey::new("M", *p));
         d.scaling.push(None);
     }
     d
@@ -33,7 +33,7 @@ fn decl(kind: &str, primary: &[&str]) -> AccelerationDecl {
 /// One datum on mesh "M".
 fn datum(name: &str, primary: bool, size: usize, times: &[f64], values: &[f64], old: &[f64]) -> AccData {
     AccData {
-        key: ("M".into(), name.into()),
+        key: DataKey::new("M", name),
         primary,
         size,
         times: times.to_vec(),

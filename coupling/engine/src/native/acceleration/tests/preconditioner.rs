@@ -7,7 +7,7 @@ use std::ops::Range;
 use tidelink_precice_config::PreconditionerKind;
 
 fn keys() -> Vec<DataKey> {
-    vec![("M".into(), "X".into()), ("M".into(), "Y".into())]
+    vec![DataKey::new("M", "X"), DataKey::new("M", "Y")]
 }
 
 const RANGES: [Range<usize>; 2] = [0..2, 2..4];

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::native::acceleration::build;
+use crate::ErrorKind;
 
 #[test]
 fn constant_relaxation_reads_0_then_half_then_three_quarters() {
@@ -48,6 +49,7 @@ fn constant_relaxation_is_sample_wise_and_applies_to_every_datum() {
 #[test]
 fn constant_relaxation_needs_its_factor() {
     let e = build(&decl("constant", &[])).err().expect("no relaxation tag");
+    assert_eq!(e.kind, ErrorKind::Config);
     assert!(e.message.contains("case/precice.xml:7") && e.message.contains("<relaxation"), "{}", e.message);
 }
 

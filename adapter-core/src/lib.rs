@@ -3,7 +3,12 @@
 
 #![warn(missing_docs)]
 
+// `tidelink_adapter_core::…` paths work inside the crate too: testing.rs uses them, as the engine
+// tests include that file by path.
+extern crate self as tidelink_adapter_core;
+
 pub mod adapter;
+pub mod body_interface;
 pub mod cli;
 pub mod config;
 pub mod coupling;
@@ -14,6 +19,8 @@ pub mod mesh;
 pub mod participant;
 pub mod progress;
 pub mod records;
+#[cfg(test)]
+mod scripted_coupling_tests;
 pub mod spec;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;

@@ -6,15 +6,18 @@
 //! - [`model_yaml`]: the fluid model file (numerics, tank, fluid blocks, body geometry);
 //! - [`interface`]: which coupling data the participant file names, checked before connecting;
 //! - [`adapter`]: the `Adapter` (read motion, sub-step, write loads, checkpoints);
+//! - [`error`]: what can go wrong, typed, the solver's and the writer's errors as sources;
 //! - [`output`]: ParaView frames (`.vtu` + `.pvd`) and the body loads CSV;
 //! - [`participant`]: the files into a ready adapter, behind the shared entry point.
 
 #![warn(missing_docs)]
 
 pub mod adapter;
+pub mod error;
 pub mod interface;
 pub mod model_yaml;
 pub mod output;
 pub mod participant;
 
+pub use error::Error;
 pub use participant::run_with_progress;

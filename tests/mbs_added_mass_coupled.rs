@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use tidelink_adapter_core::coupling::{self, Backend};
 use tidelink_adapter_core::spec::ReadDataTime;
 use tidelink_adapter_core::testing::{self, ScriptedCoupling, TempCase};
-use tidelink_adapter_core::{driver, Adapter, AdapterResult, Coupling, CouplingData, VertexId};
+use tidelink_adapter_core::{driver, Adapter, AdapterResult, CouplingData, VertexId};
 use tidelink_mbs::adapter::MbsAdapter;
 use tidelink_mbs::added_mass::exchange::{AddedMassExchange, PER_BODY};
 use tidelink_mbs::participant::{build, build_with_warnings};

@@ -62,7 +62,7 @@ pub enum Error {
         loc: Location,
         /// The mismatch.
         #[source]
-        source: BemioError,
+        source: Box<BemioError>,
     },
     /// The load model cannot be built from the hydrodynamic file.
     #[error("hydrodynamic model of {}", file.display())]

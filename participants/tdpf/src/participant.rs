@@ -67,7 +67,7 @@ fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<Td
     }
     let names: Vec<&str> = specs.iter().map(|b| b.name.as_str()).collect();
     let name_warnings = bemio::check_body_names(&data, &names, model.strict_body_names)
-        .map_err(|source| Error::BodyNames { loc: file.adapter.loc.clone(), source })?;
+        .map_err(|source| Error::BodyNames { loc: file.adapter.loc.clone(), source: Box::new(source) })?;
     let gravity = file.simulation.gravity.map(|g| Vector3::from(g).norm());
     let options = HydroOptions {
         bodies: specs.len(),

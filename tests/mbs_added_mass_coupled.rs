@@ -7,8 +7,8 @@ use nalgebra::Vector3;
 use std::sync::{Arc, Mutex};
 use tidelink_adapter_core::coupling::{self, Backend};
 use tidelink_adapter_core::spec::ReadDataTime;
-use tidelink_adapter_core::testing::{self, TempCase};
-use tidelink_adapter_core::{driver, Adapter, AdapterResult, Coupling, CouplingData, VertexId};
+use tidelink_adapter_core::testing::{self, ScriptedCoupling, TempCase};
+use tidelink_adapter_core::{driver, Adapter, AdapterResult, CouplingData, VertexId};
 use tidelink_mbs::adapter::MbsAdapter;
 use tidelink_mbs::added_mass::exchange::{AddedMassExchange, PER_BODY};
 use tidelink_mbs::participant::{build, build_with_warnings};
@@ -585,83 +585,29 @@ fn an_increment_that_makes_the_mass_matrix_indefinite_stops_the_run_with_an_erro
     assert!(e.contains("not positive definite") && e.contains("body `ball`"), "{e}");
 }
 
-/// A coupling without partners that declares every datum with `data_dims` components.
-struct Declared {
-    data_dims: usize,
-}
-
-impl CouplingData for Declared {
-    fn participant_name(&self) -> &str {
-        "Solid"
-    }
-    fn get_mesh_dimensions(&self, _: &str) -> coupling::Result<usize> {
-        Ok(3)
-    }
-    fn get_data_dimensions(&self, mesh: &str, _: &str) -> coupling::Result<usize> {
-        Ok(if mesh.starts_with("SolidAddedMass") { self.data_dims } else { 3 })
-    }
-    fn set_mesh_vertices(&mut self, _: &str, _: &[f64], ids: &mut [VertexId]) -> coupling::Result<()> {
-        for (i, id) in ids.iter_mut().enumerate() {
-            *id = i as VertexId;
-        }
-        Ok(())
-    }
-    fn get_mesh_vertex_size(&self, _: &str) -> coupling::Result<usize> {
-        Ok(0)
-    }
-    fn read_data(&mut self, _: &str, _: &str, _: &[VertexId], _: f64, values: &mut [f64]) -> coupling::Result<()> {
-        values.fill(0.0);
-        Ok(())
-    }
-    fn write_data(&mut self, _: &str, _: &str, _: &[VertexId], _: &[f64]) -> coupling::Result<()> {
-        Ok(())
-    }
-}
-
-impl Coupling for Declared {
-    fn requires_initial_data(&mut self) -> coupling::Result<bool> {
-        Ok(false)
-    }
-    fn initialize(&mut self) -> coupling::Result<()> {
-        Ok(())
-    }
-    fn get_max_time_step_size(&self) -> coupling::Result<f64> {
-        Ok(WINDOW)
-    }
-    fn advance(&mut self, _: f64) -> coupling::Result<()> {
-        Ok(())
-    }
-    fn requires_writing_checkpoint(&mut self) -> coupling::Result<bool> {
-        Ok(false)
-    }
-    fn requires_reading_checkpoint(&mut self) -> coupling::Result<bool> {
-        Ok(false)
-    }
-    fn is_coupling_ongoing(&self) -> coupling::Result<bool> {
-        Ok(true)
-    }
-    fn is_time_window_complete(&self) -> coupling::Result<bool> {
-        Ok(true)
-    }
-    fn finalize(&mut self) -> coupling::Result<()> {
-        Ok(())
-    }
+/// A coupling without partners: 3D meshes and vectors, but `data_dims` components for the data
+/// on the Solid's added-mass meshes; every read gives zeros.
+fn declared(data_dims: usize) -> ScriptedCoupling {
+    ScriptedCoupling::new("Solid")
+        .with_mesh_data_dimensions("SolidAddedMass_A", data_dims)
+        .with_mesh_data_dimensions("SolidAddedMass_B", data_dims)
+        .zeros_when_unscripted()
 }
 
 #[test]
 fn added_mass_data_must_be_scalar() {
     let c = ball_case();
     let (mut solid, _) = build(&solid_file(&c), &c.config).unwrap_or_else(|e| panic!("{e:#}"));
-    let e = solid.initialize_participant(&mut Declared { data_dims: 3 }).unwrap_err().to_string();
+    let e = solid.initialize_participant(&mut declared(3)).unwrap_err().to_string();
     assert!(
         e.contains("data `am_coeffs` on added-mass mesh `SolidAddedMass_A` has 3 components")
             && e.contains("declare it <data:scalar name=\"am_coeffs\"/>"),
         "{e}"
     );
     let (mut solid, _) = build(&solid_file(&c), &c.config).unwrap();
-    solid.initialize_participant(&mut Declared { data_dims: 1 }).unwrap();
+    solid.initialize_participant(&mut declared(1)).unwrap();
     // Zero increments leave the baseline.
-    solid.read_data(&mut Declared { data_dims: 1 }, 0.0, WINDOW).unwrap();
+    solid.read_data(&mut declared(1), 0.0, WINDOW).unwrap();
     assert_eq!(solid.system().added_mass.as_ref().unwrap().blocks()[0][(2, 2)], BASELINE_HEAVE);
 }
 

@@ -170,75 +170,8 @@ mod tests {
     //! The loop against a scripted coupling: windows of 1, `windows` of them.
     use super::*;
     use crate::adapter::AdapterError;
-    use crate::coupling::{CouplingData, Result as CResult, VertexId};
-
-    struct Scripted {
-        windows: u32,
-        window: u32,
-        progress: f64,
-        checkpoint: bool,
-        complete: bool,
-    }
-
-    impl CouplingData for Scripted {
-        fn participant_name(&self) -> &str {
-            "P"
-        }
-        fn get_mesh_dimensions(&self, _: &str) -> CResult<usize> {
-            Ok(3)
-        }
-        fn get_data_dimensions(&self, _: &str, _: &str) -> CResult<usize> {
-            Ok(3)
-        }
-        fn set_mesh_vertices(&mut self, _: &str, _: &[f64], _: &mut [VertexId]) -> CResult<()> {
-            Ok(())
-        }
-        fn get_mesh_vertex_size(&self, _: &str) -> CResult<usize> {
-            Ok(1)
-        }
-        fn read_data(&mut self, _: &str, _: &str, _: &[VertexId], _: f64, _: &mut [f64]) -> CResult<()> {
-            Ok(())
-        }
-        fn write_data(&mut self, _: &str, _: &str, _: &[VertexId], _: &[f64]) -> CResult<()> {
-            Ok(())
-        }
-    }
-
-    impl Coupling for Scripted {
-        fn requires_initial_data(&mut self) -> CResult<bool> {
-            Ok(false)
-        }
-        fn initialize(&mut self) -> CResult<()> {
-            Ok(())
-        }
-        fn get_max_time_step_size(&self) -> CResult<f64> {
-            Ok(1.0 - self.progress)
-        }
-        fn advance(&mut self, dt: f64) -> CResult<()> {
-            self.progress += dt;
-            self.complete = (self.progress - 1.0).abs() < 1e-14;
-            if self.complete {
-                self.progress = 0.0;
-                self.window += 1;
-            }
-            Ok(())
-        }
-        fn requires_writing_checkpoint(&mut self) -> CResult<bool> {
-            Ok(self.checkpoint)
-        }
-        fn requires_reading_checkpoint(&mut self) -> CResult<bool> {
-            Ok(false)
-        }
-        fn is_coupling_ongoing(&self) -> CResult<bool> {
-            Ok(self.window < self.windows)
-        }
-        fn is_time_window_complete(&self) -> CResult<bool> {
-            Ok(self.complete)
-        }
-        fn finalize(&mut self) -> CResult<()> {
-            Ok(())
-        }
-    }
+    use crate::coupling::CouplingData;
+    use crate::testing::ScriptedCoupling;
 
     #[derive(Default)]
     struct Recorder {
@@ -274,8 +207,13 @@ mod tests {
         }
     }
 
-    fn coupling(checkpoint: bool) -> Scripted {
-        Scripted { windows: 2, window: 0, progress: 0.0, checkpoint, complete: false }
+    fn coupling(checkpoint: bool) -> ScriptedCoupling {
+        let c = ScriptedCoupling::new("P").with_windows(2, 1.0);
+        if checkpoint {
+            c.with_checkpoints()
+        } else {
+            c
+        }
     }
 
     #[test]

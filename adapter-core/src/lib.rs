@@ -8,6 +8,10 @@
 
 #![warn(missing_docs)]
 
+// `tidelink_adapter_core::…` paths work inside the crate too: testing.rs uses them, as the engine
+// tests include that file by path.
+extern crate self as tidelink_adapter_core;
+
 pub mod adapter;
 /// The coupling API and its backends (the crate `tidelink-coupling`).
 pub use tidelink_coupling as coupling;
@@ -18,6 +22,7 @@ pub use tidelink_precice_config as config;
 /// File-and-line findings shared by the XML and YAML readers.
 pub use tidelink_precice_config::diagnostics;
 pub mod capabilities;
+pub mod body_interface;
 pub mod cli;
 pub mod driver;
 pub mod launcher;
@@ -25,6 +30,8 @@ pub mod mesh;
 pub mod participant;
 pub mod progress;
 pub mod records;
+#[cfg(test)]
+mod scripted_coupling_tests;
 pub mod spec;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;

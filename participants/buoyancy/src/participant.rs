@@ -2,15 +2,16 @@
 //! the adapter, open the coupling and run the driver loop.
 
 use crate::adapter::BuoyancyAdapter;
-use crate::model_yaml;
-use anyhow::{bail, Result};
+use crate::error::Error;
+use crate::{model_yaml, stand_in};
+use anyhow::Result;
 use nalgebra::Vector3;
 use std::path::Path;
 use tidelink_adapter_core::config::PreciceConfig;
 use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::diagnostics::Diagnostics;
 use tidelink_adapter_core::driver::{Progress, RunSummary};
-use tidelink_adapter_core::participant::{self, BuildError, BuildFailure, Built, Participant};
+use tidelink_adapter_core::participant::{BuildError, Built, Participant};
 use tidelink_adapter_core::spec::ParticipantFile;
 
 pub use tidelink_adapter_core::spec::DEFAULT_GRAVITY;
@@ -24,33 +25,27 @@ impl Participant for Buoyancy {
     const TYPES: &'static [&'static str] = &["BUOYANCY"];
 
     fn build(file: &ParticipantFile, _cfg: &PreciceConfig) -> Result<Built<BuoyancyAdapter>, BuildError> {
-        build_adapter(file).map_err(|e| BuildFailure::new(e.chain(), format!("{e:#}")).into())
+        build_adapter(file).map_err(Error::into_build_error)
     }
 }
 
 /// Runs the participant of `participant_file` to the end, reporting progress to `progress`
 /// (tests pass `&mut ()`).
 pub fn run_with_progress(file: &Path, xml: &Path, backend: Backend, progress: &mut dyn Progress) -> Result<RunSummary> {
-    Ok(participant::run::<Buoyancy>(file, xml, backend, progress)?.0)
+    stand_in::run::<Buoyancy>(file, xml, backend, progress)
 }
 
 /// Reads and cross-checks every file, returning the adapter ready to couple (and the
 /// participant file); all errors name their file and line, warnings are logged.
 pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(BuoyancyAdapter, ParticipantFile)> {
-    Ok(participant::build_logged::<Buoyancy>(participant_file, precice_config)?)
+    stand_in::build::<Buoyancy>(participant_file, precice_config)
 }
 
 /// The adapter of `file`: its model file and bodies.
-fn build_adapter(file: &ParticipantFile) -> Result<Built<BuoyancyAdapter>> {
+fn build_adapter(file: &ParticipantFile) -> Result<Built<BuoyancyAdapter>, Error> {
     let gravity = Vector3::from(file.simulation.gravity.unwrap_or(DEFAULT_GRAVITY));
-    let Some(model_name) = &file.model else {
-        bail!(
-            "{}: the buoyancy participant needs a `model` file (with a `buoyancy:` section: radius, water_level, \
-             fluid_density, drag_coefficient)",
-            file.path.display()
-        );
-    };
-    let model = model_yaml::load(&file.dir().join(model_name), gravity)?;
+    let model_file = stand_in::model_file(file, "buoyancy", "radius, water_level, fluid_density, drag_coefficient")?;
+    let model = model_yaml::load(&model_file, gravity)?;
     let mut warnings = Diagnostics::default();
     let location = match (file.adapter.bodies.first().and_then(|b| b.location), model.location) {
         (Some(l), _) => Vector3::from(l),

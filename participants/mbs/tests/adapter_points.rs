@@ -1,13 +1,11 @@
-//! RIGID_BODY_POINTS meshes of the MBS adapter, driven through a scripted `Coupling`
+//! RIGID_BODY_POINTS meshes of the MBS adapter, driven through a scripted coupling
 //! (no partner): the vertices it registers, the motion it writes, the loads it applies
 //! (summed into a force and a moment about the COM, replaced every window) and the
 //! start-up errors of broken cases.
 
 use nalgebra::Vector3;
-use std::collections::HashMap;
 use std::path::PathBuf;
-use tidelink_adapter_core::coupling::{Coupling, CouplingData, CouplingError, Result as CResult, VertexId};
-use tidelink_adapter_core::testing::{self, TempCase};
+use tidelink_adapter_core::testing::{self, ScriptedCoupling, TempCase};
 use tidelink_adapter_core::Adapter;
 use tidelink_mbs::adapter::MbsAdapter;
 
@@ -15,76 +13,10 @@ const XML: &str = include_str!("../../../configs/sphere_drop/precice-config.xml"
 const SOLVER: &str = include_str!("../../../configs/sphere_drop/solid/solver.yaml");
 const MODEL: &str = include_str!("../../../configs/sphere_drop/solid/model.yaml");
 
-/// A coupling without partner: remembers what is written, answers reads from `forces`.
-#[derive(Default)]
-struct Scripted {
-    dims: usize,
-    vertices: Vec<f64>,
-    written: HashMap<String, Vec<f64>>,
-    forces: Vec<f64>,
-}
-
-impl CouplingData for Scripted {
-    fn participant_name(&self) -> &str {
-        "Solid"
-    }
-    fn get_mesh_dimensions(&self, _mesh: &str) -> CResult<usize> {
-        Ok(self.dims)
-    }
-    fn get_data_dimensions(&self, _mesh: &str, _data: &str) -> CResult<usize> {
-        Ok(self.dims)
-    }
-    fn set_mesh_vertices(&mut self, _mesh: &str, positions: &[f64], ids: &mut [VertexId]) -> CResult<()> {
-        self.vertices = positions.to_vec();
-        for (i, id) in ids.iter_mut().enumerate() {
-            *id = i as VertexId;
-        }
-        Ok(())
-    }
-    fn get_mesh_vertex_size(&self, _mesh: &str) -> CResult<usize> {
-        Ok(self.vertices.len() / self.dims)
-    }
-    fn read_data(&mut self, _m: &str, data: &str, _ids: &[VertexId], _t: f64, values: &mut [f64]) -> CResult<()> {
-        if data != "forces" {
-            return Err(CouplingError::new(format!("unexpected read of {data}")));
-        }
-        values.copy_from_slice(&self.forces);
-        Ok(())
-    }
-    fn write_data(&mut self, _mesh: &str, data: &str, _ids: &[VertexId], values: &[f64]) -> CResult<()> {
-        self.written.insert(data.to_string(), values.to_vec());
-        Ok(())
-    }
-}
-
-impl Coupling for Scripted {
-    fn requires_initial_data(&mut self) -> CResult<bool> {
-        Ok(false)
-    }
-    fn initialize(&mut self) -> CResult<()> {
-        Ok(())
-    }
-    fn get_max_time_step_size(&self) -> CResult<f64> {
-        Ok(1e-3)
-    }
-    fn advance(&mut self, _dt: f64) -> CResult<()> {
-        Ok(())
-    }
-    fn requires_writing_checkpoint(&mut self) -> CResult<bool> {
-        Ok(false)
-    }
-    fn requires_reading_checkpoint(&mut self) -> CResult<bool> {
-        Ok(false)
-    }
-    fn is_coupling_ongoing(&self) -> CResult<bool> {
-        Ok(true)
-    }
-    fn is_time_window_complete(&self) -> CResult<bool> {
-        Ok(true)
-    }
-    fn finalize(&mut self) -> CResult<()> {
-        Ok(())
-    }
+/// A coupling without partner of `dims`-dimensional meshes: remembers what is written, answers
+/// reads of `forces` only.
+fn scripted(dims: usize) -> ScriptedCoupling {
+    ScriptedCoupling::new("Solid").with_dimensions(dims)
 }
 
 /// A solid participant file with the given `bodies` and `interfaces` sections (YAML, indented
@@ -120,13 +52,13 @@ fn v3(s: &[f64], i: usize) -> Vector3<f64> {
 #[test]
 fn points_mesh_vertices_motion_and_loads() {
     let mut a = build("    - name: ball\n      points: [[0.1, 0, 0], [-0.1, 0, 0]]\n", POINTS_IFACE).unwrap();
-    let mut c = Scripted { dims: 3, ..Default::default() };
+    let mut c = scripted(3);
     a.initialize_participant(&mut c).unwrap();
     // Body frame → world at the initial pose (the ball starts at z = 0.18).
-    assert_eq!(c.vertices, vec![0.1, 0.0, 0.18, -0.1, 0.0, 0.18]);
+    assert_eq!(c.vertices("SolidMesh"), vec![0.1, 0.0, 0.18, -0.1, 0.0, 0.18]);
 
     // Window 1: 1 N and 3 N upwards at the two points: 4 N and a moment about y.
-    c.forces = vec![0.0, 0.0, 1.0, 0.0, 0.0, 3.0];
+    c.serve("SolidMesh", "forces", &[0.0, 0.0, 1.0, 0.0, 0.0, 3.0]);
     a.read_data(&mut c, 0.0, 0.0).unwrap();
     let ball = a.bodies().get(a.coupling_bodies()[0].handle).unwrap();
     assert!((ball.force() - Vector3::new(0.0, 0.0, 4.0)).norm() < 1e-12, "{}", ball.force());
@@ -135,7 +67,7 @@ fn points_mesh_vertices_motion_and_loads() {
     a.advance(0.0, 1e-3).unwrap();
 
     // Window 2: a different load replaces the first, it does not add to it.
-    c.forces = vec![1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
+    c.serve("SolidMesh", "forces", &[1.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
     a.read_data(&mut c, 1e-3, 0.0).unwrap();
     let ball = a.bodies().get(a.coupling_bodies()[0].handle).unwrap();
     assert!((ball.force() - Vector3::new(2.0, 0.0, 0.0)).norm() < 1e-12, "{}", ball.force());
@@ -148,8 +80,8 @@ fn points_mesh_vertices_motion_and_loads() {
     let (w, v, com) = (ball.angvel(), ball.linvel(), ball.com_position());
     assert!(w.y > 0.0, "the first window's moment turned the ball: {w}");
     let pose = ball.reference_pose();
-    let disp = &c.written["positions"];
-    let vel = &c.written["velocities"];
+    let disp = c.written("SolidMesh", "positions");
+    let vel = c.written("SolidMesh", "velocities");
     for (i, local) in [Vector3::new(0.1, 0.0, 0.0), Vector3::new(-0.1, 0.0, 0.0)].iter().enumerate() {
         let now = (pose * nalgebra::Point3::from(*local)).coords;
         let start = Vector3::new(local.x, local.y, local.z + 0.18);
@@ -164,17 +96,17 @@ fn points_mesh_vertices_motion_and_loads() {
 #[test]
 fn two_dimensional_points_mesh_uses_x_and_y() {
     let mut a = build("    - name: ball\n      points: [[0.1, 0.2, 0.3]]\n", POINTS_IFACE).unwrap();
-    let mut c = Scripted { dims: 2, ..Default::default() };
+    let mut c = scripted(2);
     a.initialize_participant(&mut c).unwrap();
-    assert_eq!(c.vertices, vec![0.1, 0.2]);
-    c.forces = vec![0.0, 5.0];
+    assert_eq!(c.vertices("SolidMesh"), vec![0.1, 0.2]);
+    c.serve("SolidMesh", "forces", &[0.0, 5.0]);
     a.read_data(&mut c, 0.0, 0.0).unwrap();
     let ball = a.bodies().get(a.coupling_bodies()[0].handle).unwrap();
     assert!((ball.force() - Vector3::new(0.0, 5.0, 0.0)).norm() < 1e-12);
     // r = (0.1, 0.2, 0.3) from the COM: r × (0,5,0) = (−1.5, 0, 0.5).
     assert!((ball.torque() - Vector3::new(-1.5, 0.0, 0.5)).norm() < 1e-12, "{}", ball.torque());
     a.write_data(&mut c).unwrap();
-    assert_eq!(c.written["positions"].len(), 2);
+    assert_eq!(c.written("SolidMesh", "positions").len(), 2);
 }
 
 #[test]
@@ -182,10 +114,10 @@ fn points_from_chrono_text_file_through_data_path() {
     let (case, file) = case("    - name: ball\n      points: pts/flap.txt\n", POINTS_IFACE);
     case.write("solid/pts/flap.txt", "3\n0 0 0\n0 0 0.5\n# tip\n0 0 1\n");
     let (mut a, _) = tidelink_mbs::participant::build(&file, &case.config).unwrap();
-    let mut c = Scripted { dims: 3, ..Default::default() };
+    let mut c = scripted(3);
     a.initialize_participant(&mut c).unwrap();
-    assert_eq!(c.vertices.len(), 9);
-    assert_eq!(&c.vertices[6..], &[0.0, 0.0, 1.18]);
+    assert_eq!(c.vertices("SolidMesh").len(), 9);
+    assert_eq!(&c.vertices("SolidMesh")[6..], &[0.0, 0.0, 1.18]);
 }
 
 fn error(bodies: &str, interfaces: &str, files: &[(&str, &str)]) -> String {

@@ -12,11 +12,12 @@
 //! Marker accelerations (they enter the marker pressure) are the change of the velocities read
 //! between two windows divided by the time between them; zero in the first window.
 
+use crate::error::{solver, Error};
 use crate::interface::Interface;
 use crate::output::{Output, OutputSettings};
 use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
-use tidelink_adapter_core::{Adapter, AdapterError, AdapterResult, CouplingData, VertexId};
-use tidelink_sph_solver::{BodyId, Motion, Simulation, SphState};
+use tidelink_adapter_core::{Adapter, AdapterResult, CouplingData};
+use tidelink_sph_solver::{BodyId, Motion, Simulation, SphError, SphState};
 
 /// A coupling body: vertex i of the mesh is body i of the participant file.
 #[derive(Debug, Clone)]
@@ -57,7 +58,6 @@ pub struct SphAdapter {
     step_cap: f64,
     /// The stability limit at the current state, capped (the driver asks through `&self`).
     own_step: f64,
-    ids: Vec<VertexId>,
     previous: Option<Read>,
     /// Loads last written, per body (force, torque), whole-body values.
     written: Vec<(Vector3<f64>, Vector3<f64>)>,
@@ -66,13 +66,10 @@ pub struct SphAdapter {
     checkpoint: Option<Checkpoint>,
 }
 
-fn solver(time: f64) -> impl Fn(tidelink_sph_solver::SphError) -> AdapterError {
-    move |e| AdapterError::solver(format!("SPH solver at t = {time} s: {e}"))
-}
-
 impl SphAdapter {
     /// The adapter around a built simulation; `depth` multiplies the loads (2D), `step_cap`
-    /// limits the solver's step, `output` is none for `output.format: NONE`.
+    /// limits the solver's step, `output` is none for `output.format: NONE`. Fails when the
+    /// solver has no stable step at the initial state.
     pub fn new(
         name: &str,
         mut sim: Simulation,
@@ -81,9 +78,9 @@ impl SphAdapter {
         depth: f64,
         step_cap: Option<f64>,
         output: Option<OutputSettings>,
-    ) -> AdapterResult<Self> {
+    ) -> Result<Self, SphError> {
         let step_cap = step_cap.unwrap_or(f64::INFINITY);
-        let own_step = sim.stable_time_step().map_err(solver(0.0))?.min(step_cap);
+        let own_step = sim.stable_time_step()?.min(step_cap);
         let written = vec![(Vector3::zeros(), Vector3::zeros()); bodies.len()];
         Ok(SphAdapter {
             name: name.to_string(),
@@ -93,7 +90,6 @@ impl SphAdapter {
             depth,
             step_cap,
             own_step,
-            ids: Vec::new(),
             previous: None,
             written,
             output_settings: output,
@@ -112,12 +108,6 @@ impl SphAdapter {
         self.output.as_ref().map(Output::paths).unwrap_or_default()
     }
 
-    fn read_vectors(&self, coupling: &mut dyn CouplingData, data: &str, rel: f64) -> AdapterResult<Vec<Vector3<f64>>> {
-        let mut v = vec![0.0; 3 * self.ids.len()];
-        coupling.read_data(&self.iface.mesh, data, &self.ids, rel, &mut v)?;
-        Ok(v.chunks(3).map(|c| Vector3::new(c[0], c[1], c[2])).collect())
-    }
-
     fn refresh_step(&mut self, time: f64) -> AdapterResult<()> {
         self.own_step = self.sim.stable_time_step().map_err(solver(time))?.min(self.step_cap);
         Ok(())
@@ -130,28 +120,8 @@ impl Adapter for SphAdapter {
     }
 
     fn initialize_participant(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
-        let mesh = self.iface.mesh.clone();
-        let dims = coupling.get_mesh_dimensions(&mesh)?;
-        if dims != 3 {
-            return Err(AdapterError::Unsupported(format!(
-                "mesh `{mesh}` has {dims} dimensions; the SPH participant exchanges 3D poses and loads (a 2D fluid \
-                 model still couples on a 3D mesh)"
-            )));
-        }
-        let i = &self.iface;
-        let data = [Some(&i.positions), i.rotations.as_ref(), Some(&i.velocities), i.angular_velocities.as_ref()];
-        for d in data.into_iter().flatten().chain([&i.forces]).chain(i.torques.as_ref()) {
-            let n = coupling.get_data_dimensions(&mesh, d)?;
-            if n != 3 {
-                return Err(AdapterError::config(format!(
-                    "data `{d}` on mesh `{mesh}` has {n} component(s); the SPH participant exchanges 3D vectors \
-                     (declare it <data:vector>)"
-                )));
-            }
-        }
-        let coords: Vec<f64> = self.bodies.iter().flat_map(|b| b.initial.translation.vector.iter().copied()).collect();
-        self.ids = vec![0; self.bodies.len()];
-        coupling.set_mesh_vertices(&mesh, &coords, &mut self.ids)?;
+        let points: Vec<[f64; 3]> = self.bodies.iter().map(|b| b.initial.translation.vector.into()).collect();
+        self.iface.register(coupling, &points)?;
         if let Some(settings) = self.output_settings.clone() {
             let names: Vec<String> = self.bodies.iter().map(|b| b.name.clone()).collect();
             self.output = Some(Output::create(settings, &names)?);
@@ -160,15 +130,13 @@ impl Adapter for SphAdapter {
     }
 
     fn read_data(&mut self, coupling: &mut dyn CouplingData, time: f64, rel: f64) -> AdapterResult<()> {
-        let i = self.iface.clone();
-        let positions = self.read_vectors(coupling, &i.positions, rel)?;
-        let velocities = self.read_vectors(coupling, &i.velocities, rel)?;
-        let rotations = match &i.rotations {
-            Some(r) => Some(self.read_vectors(coupling, r, rel)?),
-            None => None,
-        };
-        let angular = match &i.angular_velocities {
-            Some(w) => self.read_vectors(coupling, w, rel)?,
+        let read = self.iface.read(coupling, rel)?;
+        let vectors = |v: Vec<[f64; 3]>| -> Vec<Vector3<f64>> { v.into_iter().map(Vector3::from).collect() };
+        let positions = vectors(read.positions);
+        let velocities = vectors(read.velocities);
+        let rotations = read.rotations.map(vectors);
+        let angular = match read.angular_velocities {
+            Some(w) => vectors(w),
             None => vec![Vector3::zeros(); self.bodies.len()],
         };
         let now =
@@ -200,20 +168,14 @@ impl Adapter for SphAdapter {
     }
 
     fn write_data(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
-        let mut forces = Vec::with_capacity(3 * self.bodies.len());
-        let mut torques = Vec::with_capacity(3 * self.bodies.len());
+        let mut loads = Vec::with_capacity(self.bodies.len());
         for (k, b) in self.bodies.iter().enumerate() {
-            let loads = self.sim.body_loads(b.id).map_err(solver(self.sim.time()))?;
-            let (f, t) = (loads.force * self.depth, loads.torque * self.depth);
-            forces.extend(f.iter());
-            torques.extend(t.iter());
+            let l = self.sim.body_loads(b.id).map_err(solver(self.sim.time()))?;
+            let (f, t) = (l.force * self.depth, l.torque * self.depth);
+            loads.push((f.into(), t.into()));
             self.written[k] = (f, t);
         }
-        coupling.write_data(&self.iface.mesh, &self.iface.forces, &self.ids, &forces)?;
-        if let Some(t) = &self.iface.torques {
-            coupling.write_data(&self.iface.mesh, t, &self.ids, &torques)?;
-        }
-        Ok(())
+        self.iface.write_loads(coupling, &loads)
     }
 
     /// `dt` in solver steps at the stability limit, the last one shortened to land on `time + dt`.
@@ -241,10 +203,7 @@ impl Adapter for SphAdapter {
     }
 
     fn read_checkpoint(&mut self) -> AdapterResult<()> {
-        let c = self
-            .checkpoint
-            .clone()
-            .ok_or_else(|| AdapterError::solver("a checkpoint was restored before one was written"))?;
+        let c = self.checkpoint.clone().ok_or(Error::NoCheckpoint)?;
         self.sim.restore_state(&c.state).map_err(solver(c.state.time()))?;
         (self.previous, self.own_step, self.written) = (c.previous, c.own_step, c.written);
         Ok(())

@@ -7,6 +7,7 @@
 //! `body`, the index of the wall or body), `body_loads.csv` (time, then per body its position
 //! and the force and torque written for the window ending then).
 
+use crate::error::Error;
 use nalgebra::{Point3, Vector3};
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -45,7 +46,7 @@ fn io(what: &str, path: &Path) -> impl FnOnce(std::io::Error) -> AdapterError {
 }
 
 fn vtk(e: tidelink_vtk::VtkError) -> AdapterError {
-    AdapterError::solver(format!("writing a ParaView frame: {e}"))
+    Error::Frame(e).into()
 }
 
 impl Output {
@@ -119,7 +120,7 @@ impl Output {
         fluid.add_point_scalars("density", sim.fluid_densities().to_vec()).map_err(vtk)?;
         let path = self.settings.directory.join(&fluid_name);
         fluid.write(&path, &options).map_err(vtk)?;
-        let m = sim.marker_snapshot().map_err(|e| AdapterError::solver(e.to_string()))?;
+        let m = sim.marker_snapshot().map_err(Error::Markers)?;
         let mut markers = UnstructuredGrid::new(m.positions.iter().map(|p| [p.x, p.y, p.z]).collect());
         markers.add_vertex_cells();
         let velocities: Vec<[f64; 3]> = m.velocities.iter().map(|v| [v.x, v.y, v.z]).collect();

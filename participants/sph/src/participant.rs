@@ -7,17 +7,18 @@
 //! file's `simulation.gravity`, the value `tidelink check` compares between participants.
 
 use crate::adapter::{CouplingBody, SphAdapter};
-use crate::interface::Interface;
+use crate::error::Error;
+use crate::interface;
 use crate::model_yaml::{self, SphModel};
 use crate::output::OutputSettings;
-use anyhow::{anyhow, bail, Result};
+use anyhow::Result;
 use nalgebra::{Isometry3, Rotation3, Translation3, UnitQuaternion, Vector3};
 use std::path::Path;
 use tidelink_adapter_core::config::PreciceConfig;
 use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::diagnostics::Diagnostics;
 use tidelink_adapter_core::driver::{Progress, RunSummary};
-use tidelink_adapter_core::participant::{self, BuildError, BuildFailure, Built, Participant};
+use tidelink_adapter_core::participant::{self, BuildError, Built, Participant};
 use tidelink_adapter_core::records::Provenance;
 use tidelink_adapter_core::spec::{ParticipantFile, DEFAULT_GRAVITY};
 use tidelink_sph_solver::{BodySpec, Dimension, Scene, Shape, SphError};
@@ -32,7 +33,7 @@ impl Participant for Sph {
     const TYPES: &'static [&'static str] = &["SPH"];
 
     fn build(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<SphAdapter>, BuildError> {
-        build_adapter(file, cfg).map_err(|e| BuildFailure::new(e.chain(), format!("{e:#}")).into())
+        build_adapter(file, cfg).map_err(Error::into_build_error)
     }
 }
 
@@ -49,16 +50,12 @@ pub fn run_with_progress(
 }
 
 /// The adapter of `file`: the model file, the bodies, the scene, the output settings.
-fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<SphAdapter>> {
+fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<SphAdapter>, Error> {
     let name = file.adapter.participant_name.clone();
-    let iface = Interface::from_file(file).map_err(|e| anyhow!("{e}"))?;
+    let iface = interface::from_file(file).map_err(Error::Interface)?;
     let gravity = Vector3::from(file.simulation.gravity.unwrap_or(DEFAULT_GRAVITY));
     let Some(model_name) = &file.model else {
-        bail!(
-            "{}: the SPH participant needs a `model` file (with `sph:` numerics, `fluid:` boxes and the `bodies:` \
-             geometry)",
-            file.path.display()
-        );
+        return Err(Error::NoModel(file.path.clone()));
     };
     let model = model_yaml::load(&file.dir().join(model_name), gravity)?;
     let output = output_settings(file, cfg)?;
@@ -82,7 +79,7 @@ fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<Sp
         model.params.sound_speed
     );
     let adapter = SphAdapter::new(&name, sim, iface, built_bodies, model.depth, model.time_step, output)
-        .map_err(|e| anyhow!("{}: {e}", file.path.display()))?;
+        .map_err(|source| Error::Start { file: file.path.clone(), source })?;
     Ok(Built { adapter, warnings: Diagnostics::default(), facts: Vec::new() })
 }
 
@@ -91,14 +88,10 @@ type Poses = Vec<(String, Isometry3<f64>)>;
 
 /// The scene of `model` with the participant file's bodies at their initial poses, the bodies,
 /// and the fluid particles asked for (before those inside solids are removed).
-fn scene(file: &ParticipantFile, model: &SphModel) -> Result<(Scene, Poses, usize)> {
+fn scene(file: &ParticipantFile, model: &SphModel) -> Result<(Scene, Poses, usize), Error> {
     let specs = &file.adapter.bodies;
     if specs.is_empty() {
-        bail!(
-            "{}: precice_adapter_config.bodies is empty; list the solid's bodies (name and location), in the order of \
-             the solid's list",
-            file.adapter.loc
-        );
+        return Err(Error::NoBodies(file.adapter.loc.clone()));
     }
     let mut d = Diagnostics::default();
     for g in &model.bodies {
@@ -162,7 +155,7 @@ fn scene(file: &ParticipantFile, model: &SphModel) -> Result<(Scene, Poses, usiz
 }
 
 /// A scene that cannot be built, at the model line it comes from.
-fn scene_error(e: SphError, model: &SphModel) -> anyhow::Error {
+fn scene_error(e: SphError, model: &SphModel) -> Error {
     let mut d = Diagnostics::default();
     match &e {
         SphError::Geometry { body, .. } => {
@@ -181,22 +174,15 @@ fn scene_error(e: SphError, model: &SphModel) -> anyhow::Error {
 /// `output`: the folder (default `output` next to the participant file), the frame rate
 /// (`fps`; no frames without it) and the format: CSV (default) writes binary `.vtu`, ASCII
 /// text `.vtu`, NONE nothing.
-fn output_settings(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Option<OutputSettings>> {
+fn output_settings(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Option<OutputSettings>, Error> {
     let encoding = match file.output.format.as_deref().map(str::to_ascii_uppercase).as_deref() {
         None | Some("CSV") => Encoding::Base64,
         Some("ASCII") => Encoding::Ascii,
         Some("NONE") => return Ok(None),
-        Some(other) => bail!(
-            "{}: output.format `{other}` is not written by the SPH participant; use CSV (loads CSV, binary .vtu \
-             frames), ASCII (text .vtu frames) or NONE",
-            file.path.display()
-        ),
+        Some(other) => return Err(Error::OutputFormat { file: file.path.clone(), format: other.to_string() }),
     };
     if let Some(fps) = file.output.fps.filter(|f| !(f.is_finite() && *f > 0.0)) {
-        bail!(
-            "{}: output.fps must be positive (ParaView frames per second of coupled time), got {fps}",
-            file.path.display()
-        );
+        return Err(Error::Fps { file: file.path.clone(), fps });
     }
     let directory = file.dir().join(file.output.directory.as_deref().unwrap_or("output"));
     let provenance = Provenance::now(&cfg.path, &file.adapter.participant_name);

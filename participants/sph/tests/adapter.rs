@@ -3,10 +3,8 @@
 //! average over the window of the per-step loads (times the 2D depth), and a repeated window
 //! from a checkpoint writing the same loads bit for bit.
 
-use std::collections::HashMap;
-use tidelink_adapter_core::coupling::{CouplingData, Result as CResult, VertexId};
 use tidelink_adapter_core::participant;
-use tidelink_adapter_core::testing;
+use tidelink_adapter_core::testing::{self, ScriptedCoupling};
 use tidelink_adapter_core::Adapter;
 use tidelink_sph::adapter::SphAdapter;
 use tidelink_sph::participant::Sph;
@@ -16,40 +14,18 @@ const PARTICIPANT: &str = include_str!("../../../configs/floating_box_sph/fluid/
 const MODEL: &str = include_str!("../../../configs/floating_box_sph/fluid/sph_model.yaml");
 const WINDOW: f64 = 1e-3;
 const DEPTH: f64 = 0.2;
+const MESH: &str = "FluidMesh";
 
-/// A coupling that serves fixed values for the data read and keeps what is written.
-#[derive(Default)]
-struct Scripted {
-    served: HashMap<String, [f64; 3]>,
-    written: HashMap<String, Vec<f64>>,
+/// A coupling that serves the values it is given for the data read (zeros for the others) and
+/// keeps what is written.
+fn scripted() -> ScriptedCoupling {
+    ScriptedCoupling::new("Fluid").zeros_when_unscripted()
 }
 
-impl CouplingData for Scripted {
-    fn participant_name(&self) -> &str {
-        "Fluid"
-    }
-    fn get_mesh_dimensions(&self, _: &str) -> CResult<usize> {
-        Ok(3)
-    }
-    fn get_data_dimensions(&self, _: &str, _: &str) -> CResult<usize> {
-        Ok(3)
-    }
-    fn set_mesh_vertices(&mut self, _: &str, positions: &[f64], ids: &mut [VertexId]) -> CResult<()> {
-        assert_eq!(positions, [0.0, 0.0, 0.02], "one vertex, the box's initial location");
-        ids[0] = 0;
-        Ok(())
-    }
-    fn get_mesh_vertex_size(&self, _: &str) -> CResult<usize> {
-        Ok(1)
-    }
-    fn read_data(&mut self, _: &str, data: &str, _: &[VertexId], _: f64, out: &mut [f64]) -> CResult<()> {
-        out.copy_from_slice(self.served.get(data).unwrap_or(&[0.0; 3]));
-        Ok(())
-    }
-    fn write_data(&mut self, _: &str, data: &str, _: &[VertexId], values: &[f64]) -> CResult<()> {
-        self.written.insert(data.to_string(), values.to_vec());
-        Ok(())
-    }
+/// Registers the adapter's vertices: one, the box's initial location.
+fn initialize(a: &mut SphAdapter, c: &mut ScriptedCoupling) {
+    a.initialize_participant(c).unwrap();
+    assert_eq!(c.vertices(MESH), [0.0, 0.0, 0.02], "one vertex, the box's initial location");
 }
 
 fn adapter() -> (SphAdapter, testing::TempCase) {
@@ -63,7 +39,7 @@ fn adapter() -> (SphAdapter, testing::TempCase) {
 /// One window the way the driver takes it: read once, then `min(own step, rest)` sub-steps,
 /// writing after each; returns the sub-steps' sizes, the force and torque written last, and
 /// the window average of the solver's per-step loads (whole-body: times the depth).
-fn window(a: &mut SphAdapter, c: &mut Scripted, start: f64) -> (Vec<f64>, Vec<f64>, Vec<f64>, [f64; 6]) {
+fn window(a: &mut SphAdapter, c: &mut ScriptedCoupling, start: f64) -> (Vec<f64>, Vec<f64>, Vec<f64>, [f64; 6]) {
     a.read_data(c, start, 0.0).unwrap();
     let id = a.simulation().body_id("box").unwrap();
     let (mut left, mut time, mut steps) = (WINDOW, start, Vec::new());
@@ -84,16 +60,16 @@ fn window(a: &mut SphAdapter, c: &mut Scripted, start: f64) -> (Vec<f64>, Vec<f6
         left -= dt;
     }
     let mean = impulse.map(|i| i / WINDOW);
-    (steps, c.written["forces"].clone(), c.written["torques"].clone(), mean)
+    (steps, c.written(MESH, "forces").to_vec(), c.written(MESH, "torques").to_vec(), mean)
 }
 
 #[test]
 fn a_window_is_sub_stepped_and_its_loads_are_the_window_average() {
     let (mut a, _case) = adapter();
-    let mut c = Scripted::default();
-    c.served.insert("positions".into(), [0.0, 0.0, 0.02]);
-    c.served.insert("velocities".into(), [0.0; 3]);
-    a.initialize_participant(&mut c).unwrap();
+    let mut c = scripted();
+    c.serve(MESH, "positions", &[0.0, 0.0, 0.02]);
+    c.serve(MESH, "velocities", &[0.0; 3]);
+    initialize(&mut a, &mut c);
     let own = a.own_time_step();
     let (steps, force, torque, mean) = window(&mut a, &mut c, 0.0);
     println!("sub-steps {steps:?}, own step {own:e}, force {force:?}");
@@ -114,14 +90,14 @@ fn a_window_is_sub_stepped_and_its_loads_are_the_window_average() {
 #[test]
 fn a_repeated_window_writes_the_same_loads_bit_for_bit() {
     let (mut a, _case) = adapter();
-    let mut c = Scripted::default();
-    c.served.insert("positions".into(), [0.0, 0.0, 0.02]);
-    c.served.insert("velocities".into(), [0.0, 0.0, -0.05]);
-    c.served.insert("angular-velocities".into(), [0.0, 0.3, 0.0]);
-    a.initialize_participant(&mut c).unwrap();
+    let mut c = scripted();
+    c.serve(MESH, "positions", &[0.0, 0.0, 0.02]);
+    c.serve(MESH, "velocities", &[0.0, 0.0, -0.05]);
+    c.serve(MESH, "angular-velocities", &[0.0, 0.3, 0.0]);
+    initialize(&mut a, &mut c);
     window(&mut a, &mut c, 0.0);
     a.write_checkpoint().unwrap();
-    c.served.insert("velocities".into(), [0.01, 0.0, -0.08]);
+    c.serve(MESH, "velocities", &[0.01, 0.0, -0.08]);
     let first = window(&mut a, &mut c, WINDOW);
     a.read_checkpoint().unwrap();
     let second = window(&mut a, &mut c, WINDOW);

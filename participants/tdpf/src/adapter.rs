@@ -39,9 +39,11 @@
 //! Initial data (forces exchanged with `initialize="yes"`) are the loads of the initial poses at rest
 //! at t = 0, computed without recording a history sample.
 
+use crate::error::Error;
 use nalgebra::{Rotation3, Vector3};
+use tidelink_adapter_core::body_interface::{BodyInterface, Needs, RigidMotion, RigidNeeds};
 use tidelink_adapter_core::config::{is_fluid_added_mass, PreciceConfig};
-use tidelink_adapter_core::spec::{BodyRefs, ParticipantFile, MOTION};
+use tidelink_adapter_core::spec::ParticipantFile;
 use tidelink_adapter_core::{Adapter, AdapterError, AdapterResult, CouplingData, VertexId};
 use tidelink_tdpf_solver::hydro_model::{BodyLoad, BodyState, HydroModel};
 use tidelink_tdpf_solver::radiation::RadiationState;
@@ -49,24 +51,25 @@ use tidelink_tdpf_solver::radiation::RadiationState;
 /// Relative tolerance on the step being the whole window.
 const STEP_TOLERANCE: f64 = 1e-9;
 
+/// What the TDPF participant needs of its RIGID_BODY_REFS mesh, in its messages' words.
+const NEEDS: Needs<RigidNeeds> = Needs {
+    who: "the TDPF participant",
+    three_d: "the TDPF participant needs a 3D mesh",
+    motion: RigidNeeds {
+        positions: "the bodies' reference points",
+        velocities: "radiation needs the velocity history",
+    },
+    without_torques: Some("the hydrodynamic moments are dropped"),
+};
+
 /// The coupling data of the RIGID_BODY_REFS mesh, found through their types in the participant file,
 /// and the added-mass data the XML has this participant write.
 #[derive(Debug, Clone)]
 pub struct Interface {
-    /// The RIGID_BODY_REFS mesh: one vertex per body.
-    pub mesh: String,
-    /// POSITIONS read: the bodies' reference points (m).
-    pub positions: String,
-    /// ROTATIONS read (rotation vectors, rad); without them the initial orientation is kept.
-    pub rotations: Option<String>,
-    /// LINEAR_VELOCITIES read: the radiation history needs them.
-    pub velocities: String,
-    /// ANGULAR_VELOCITIES read (world axes); without them the bodies do not turn.
-    pub angular_velocities: Option<String>,
-    /// FORCES written (N, world).
-    pub forces: String,
-    /// TORQUES written (N·m about the reference point); without them the moments are dropped.
-    pub torques: Option<String>,
+    /// The RIGID_BODY_REFS mesh: one vertex per body; POSITIONS and LINEAR_VELOCITIES (the
+    /// radiation history needs them) read, ROTATIONS and ANGULAR_VELOCITIES optional; FORCES
+    /// written, TORQUES optional (without them the moments are dropped).
+    pub bodies: BodyInterface<RigidMotion>,
     /// `(mesh, data)` of each FluidAddedMass write.
     pub added_mass: Vec<(String, String)>,
 }
@@ -76,12 +79,7 @@ impl Interface {
     pub fn from_file(file: &ParticipantFile, cfg: &PreciceConfig) -> AdapterResult<Self> {
         let a = &file.adapter;
         let refs: Vec<_> = a.interfaces.iter().filter(|i| !is_fluid_added_mass(&i.mesh_name)).collect();
-        let refs = BodyRefs::find("the TDPF participant", a, &refs, &MOTION)?;
-        let positions = refs.need(&refs.positions, "read POSITIONS (the bodies' reference points)")?;
-        let velocities =
-            refs.need(&refs.velocities, "read LINEAR_VELOCITIES (radiation needs the velocity history)")?;
-        let forces = refs.need(&refs.forces, "write FORCES")?;
-        refs.warn_without(&refs.torques, "writes no TORQUES: the hydrodynamic moments are dropped");
+        let bodies = BodyInterface::find(a, &refs, NEEDS)?;
         let added_mass = cfg
             .participant(&a.participant_name)
             .map(|p| {
@@ -92,8 +90,7 @@ impl Interface {
                     .collect()
             })
             .unwrap_or_default();
-        let BodyRefs { mesh, rotations, angular_velocities, torques, .. } = refs;
-        Ok(Interface { mesh, positions, rotations, velocities, angular_velocities, forces, torques, added_mass })
+        Ok(Interface { bodies, added_mass })
     }
 }
 
@@ -125,7 +122,6 @@ pub struct TdpfAdapter {
     bodies: Vec<CouplingBody>,
     iface: Interface,
     window: f64,
-    ids: Vec<VertexId>,
     am_ids: Vec<Vec<VertexId>>,
     /// The states read for this window and their time.
     pending: Option<(f64, Vec<BodyState>)>,
@@ -152,19 +148,12 @@ impl TdpfAdapter {
         bodies: Vec<CouplingBody>,
         iface: Interface,
         window: f64,
-    ) -> AdapterResult<Self> {
+    ) -> Result<Self, Error> {
         if bodies.len() != model.bodies() {
-            return Err(AdapterError::config(format!(
-                "{} coupling bodies but a hydrodynamic model of {}",
-                bodies.len(),
-                model.bodies()
-            )));
+            return Err(Error::BodyCount { coupling: bodies.len(), model: model.bodies() });
         }
         if (model.dt() - window).abs() > STEP_TOLERANCE * window {
-            return Err(AdapterError::config(format!(
-                "model step {} s differs from the window {window} s",
-                model.dt()
-            )));
+            return Err(Error::ModelStep { model: model.dt(), window });
         }
         Ok(TdpfAdapter {
             name: name.to_string(),
@@ -172,7 +161,6 @@ impl TdpfAdapter {
             bodies,
             iface,
             window,
-            ids: Vec::new(),
             am_ids: Vec::new(),
             pending: None,
             loads: None,
@@ -185,23 +173,18 @@ impl TdpfAdapter {
         self.loads.as_deref()
     }
 
-    fn read_vectors(&self, coupling: &mut dyn CouplingData, data: &str, rel: f64) -> AdapterResult<Vec<Vector3<f64>>> {
-        let mut v = vec![0.0; 3 * self.ids.len()];
-        coupling.read_data(&self.iface.mesh, data, &self.ids, rel, &mut v)?;
-        Ok(v.chunks(3).map(Vector3::from_column_slice).collect())
-    }
-
     /// The CG states of all bodies sampled at `rel`.
     fn read_states(&self, coupling: &mut dyn CouplingData, rel: f64) -> AdapterResult<Vec<BodyState>> {
         let n = self.bodies.len();
-        let p = self.read_vectors(coupling, &self.iface.positions, rel)?;
-        let v = self.read_vectors(coupling, &self.iface.velocities, rel)?;
-        let q = match &self.iface.rotations {
-            Some(d) => self.read_vectors(coupling, d, rel)?,
+        let read = self.iface.bodies.read(coupling, rel)?;
+        let vectors = |v: Vec<[f64; 3]>| -> Vec<Vector3<f64>> { v.into_iter().map(Vector3::from).collect() };
+        let (p, v) = (vectors(read.positions), vectors(read.velocities));
+        let q = match read.rotations {
+            Some(q) => vectors(q),
             None => self.bodies.iter().map(|b| b.rotation).collect(),
         };
-        let w = match &self.iface.angular_velocities {
-            Some(d) => self.read_vectors(coupling, d, rel)?,
+        let w = match read.angular_velocities {
+            Some(w) => vectors(w),
             None => vec![Vector3::zeros(); n],
         };
         Ok((0..n).map(|i| self.bodies[i].cg_state(p[i], q[i], v[i], w[i])).collect())
@@ -224,8 +207,8 @@ impl TdpfAdapter {
             .collect()
     }
 
-    fn solver_error(&self, e: impl std::fmt::Display) -> AdapterError {
-        AdapterError::solver(format!("participant `{}`: {e}", self.name))
+    fn solver_error(&self, source: tidelink_tdpf_solver::hydro_model::HydroError) -> AdapterError {
+        Error::Solver { participant: self.name.clone(), source }.into()
     }
 }
 
@@ -235,30 +218,8 @@ impl Adapter for TdpfAdapter {
     }
 
     fn initialize_participant(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
-        let mesh = self.iface.mesh.clone();
-        let dims = coupling.get_mesh_dimensions(&mesh)?;
-        if dims != 3 {
-            return Err(AdapterError::Unsupported(format!(
-                "mesh `{mesh}` has {dims} dimensions; the TDPF participant needs a 3D mesh"
-            )));
-        }
-        let i = &self.iface;
-        let vectors = [Some(&i.positions), i.rotations.as_ref(), Some(&i.velocities), i.angular_velocities.as_ref()]
-            .into_iter()
-            .chain([Some(&i.forces), i.torques.as_ref()])
-            .flatten();
-        for data in vectors {
-            let n = coupling.get_data_dimensions(&mesh, data)?;
-            if n != 3 {
-                return Err(AdapterError::config(format!(
-                    "data `{data}` on mesh `{mesh}` has {n} component(s); the TDPF participant exchanges 3D vectors \
-                     (declare it <data:vector>)"
-                )));
-            }
-        }
-        let coords: Vec<f64> = self.bodies.iter().flat_map(|b| [b.location.x, b.location.y, b.location.z]).collect();
-        self.ids = vec![0; self.bodies.len()];
-        coupling.set_mesh_vertices(&mesh, &coords, &mut self.ids)?;
+        let points: Vec<[f64; 3]> = self.bodies.iter().map(|b| b.location.into()).collect();
+        self.iface.bodies.register(coupling, &points)?;
         let nb = self.bodies.len();
         let mut registered: Vec<(String, Vec<VertexId>)> = Vec::new();
         for (am_mesh, data) in self.iface.added_mass.clone() {
@@ -305,13 +266,9 @@ impl Adapter for TdpfAdapter {
             let loads = self.model.peek(0.0, &states).map_err(|e| self.solver_error(e))?;
             self.loads = Some(self.at_reference_points(&states, &loads));
         }
-        let loads = self.loads.as_deref().unwrap_or_default();
-        let f: Vec<f64> = loads.iter().flat_map(|(f, _)| [f.x, f.y, f.z]).collect();
-        coupling.write_data(&self.iface.mesh, &self.iface.forces, &self.ids, &f)?;
-        if let Some(t) = &self.iface.torques {
-            let m: Vec<f64> = loads.iter().flat_map(|(_, m)| [m.x, m.y, m.z]).collect();
-            coupling.write_data(&self.iface.mesh, t, &self.ids, &m)?;
-        }
+        let loads: Vec<([f64; 3], [f64; 3])> =
+            self.loads.iter().flatten().map(|(f, m)| ((*f).into(), (*m).into())).collect();
+        self.iface.bodies.write_loads(coupling, &loads)?;
         for ((mesh, data), ids) in self.iface.added_mass.iter().zip(&self.am_ids) {
             coupling.write_data(mesh, data, ids, &vec![0.0; ids.len()])?;
         }
@@ -327,9 +284,7 @@ impl Adapter for TdpfAdapter {
                 self.name, self.window
             )));
         }
-        let (t, states) = self.pending.take().ok_or_else(|| {
-            AdapterError::solver(format!("participant `{}`: advance without reading states", self.name))
-        })?;
+        let (t, states) = self.pending.take().ok_or_else(|| Error::NotRead { participant: self.name.clone() })?;
         let loads = self.model.evaluate(t, &states).map_err(|e| self.solver_error(e))?;
         self.loads = Some(self.at_reference_points(&states, &loads));
         Ok(())
@@ -346,12 +301,7 @@ impl Adapter for TdpfAdapter {
     }
 
     fn read_checkpoint(&mut self) -> AdapterResult<()> {
-        let c = self.checkpoint.as_ref().ok_or_else(|| {
-            AdapterError::solver(format!(
-                "participant `{}`: a checkpoint was restored before one was written",
-                self.name
-            ))
-        })?;
+        let c = self.checkpoint.as_ref().ok_or_else(|| Error::NoCheckpoint { participant: self.name.clone() })?;
         self.model.restore_state(&c.memory).map_err(|e| self.solver_error(e))?;
         self.pending = c.pending.clone();
         self.loads = c.loads.clone();

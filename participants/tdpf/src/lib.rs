@@ -5,13 +5,16 @@
 //! `tidelink-bemio`. This crate is the participant glue on top: [`model_yaml`] (the TDPF model
 //! file: Chrono's keys and Tidelink's extensions), [`adapter`] (the preCICE-style adapter: poses
 //! and velocities in, forces and torques out, the whole window per call, zero added-mass
-//! increments) and [`participant`] (files to a running participant; the `tidelink-tdpf` binary).
+//! increments), [`error`] (what can go wrong, typed, with the reader's and the model's errors as
+//! sources) and [`participant`] (files to a running participant; the `tidelink-tdpf` binary).
 
 #![warn(missing_docs)]
 
 pub mod adapter;
 pub mod capabilities;
+pub mod error;
 pub mod model_yaml;
 pub mod participant;
 
+pub use error::Error;
 pub use participant::run_with_progress;

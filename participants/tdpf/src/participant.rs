@@ -9,14 +9,15 @@
 //! solid's gravity; the excitation coefficients are the file's.
 
 use crate::adapter::{CouplingBody, Interface, TdpfAdapter};
+use crate::error::Error;
 use crate::model_yaml;
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::Result;
 use nalgebra::{Rotation3, Vector3};
 use std::path::Path;
 use tidelink_adapter_core::config::{PreciceConfig, TimeWindowSize};
 use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::driver::{Progress, RunSummary};
-use tidelink_adapter_core::participant::{self, BuildError, BuildFailure, Built, Fact, Participant, BODY_TO_BODY};
+use tidelink_adapter_core::participant::{self, BuildError, Built, Fact, Participant, BODY_TO_BODY};
 use tidelink_adapter_core::spec::ParticipantFile;
 use tidelink_bemio as bemio;
 use tidelink_tdpf_solver::hydro_model::{HydroModel, HydroOptions};
@@ -30,7 +31,7 @@ impl Participant for Tdpf {
     const TYPES: &'static [&'static str] = &["TDPF"];
 
     fn build(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<TdpfAdapter>, BuildError> {
-        build_adapter(file, cfg).map_err(|e| BuildFailure::new(e.chain(), format!("{e:#}")).into())
+        build_adapter(file, cfg).map_err(Error::into_build_error)
     }
 }
 
@@ -47,12 +48,12 @@ pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(TdpfAdap
 }
 
 /// The adapter of `file` with its facts: the model file, the hydrodynamic file, the bodies.
-fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<TdpfAdapter>> {
+fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<TdpfAdapter>, Error> {
     let name = file.adapter.participant_name.clone();
     let window = window_size(cfg, &name)?;
-    let iface = Interface::from_file(file, cfg).map_err(|e| anyhow!("{e}"))?;
+    let iface = Interface::from_file(file, cfg).map_err(Error::Interface)?;
     let Some(model_name) = &file.model else {
-        bail!("{}: the TDPF participant needs a `model` file (with `model: {{h5_file, waves}}`)", file.path.display());
+        return Err(Error::NoModel(file.path.clone()));
     };
     let model = model_yaml::load(&file.dir().join(model_name))?;
     // The file's own errors (truncated, a dataset missing or mis-shaped) at the key naming it.
@@ -63,15 +64,11 @@ fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<Td
     })?;
     let specs = &file.adapter.bodies;
     if specs.is_empty() {
-        bail!(
-            "{}: precice_adapter_config.bodies is empty; list the hydrodynamic bodies in file order",
-            file.adapter.loc
-        );
+        return Err(Error::NoBodies(file.adapter.loc.clone()));
     }
     let names: Vec<&str> = specs.iter().map(|b| b.name.as_str()).collect();
-    let name_warnings = bemio::check_body_names(&data, &names, model.strict_body_names).with_context(|| {
-        format!("{}: the bodies of precice_adapter_config (i-th body = /body{{i+1}})", file.adapter.loc)
-    })?;
+    let name_warnings = bemio::check_body_names(&data, &names, model.strict_body_names)
+        .map_err(|source| Error::BodyNames { loc: file.adapter.loc.clone(), source: Box::new(source) })?;
     let gravity = file.simulation.gravity.map(|g| Vector3::from(g).norm());
     let options = HydroOptions {
         bodies: specs.len(),
@@ -82,12 +79,12 @@ fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<Td
         gravity,
     };
     let hydro =
-        HydroModel::new(&data, &options).with_context(|| format!("hydrodynamic model of {}", data.source.display()))?;
+        HydroModel::new(&data, &options).map_err(|source| Error::Model { file: data.source.clone(), source })?;
     let degrees = file.adapter.angle_degrees.unwrap_or(true);
     let mut bodies = Vec::with_capacity(specs.len());
     for (i, b) in specs.iter().enumerate() {
         let Some(location) = b.location else {
-            bail!("{}: body `{}` needs a `location` (its initial reference point: the coupling vertex)", b.loc, b.name);
+            return Err(Error::NoLocation { loc: b.loc.clone(), body: b.name.clone() });
         };
         let location = Vector3::from(location);
         let rotation = b.orientation.map(|o| orientation(o, degrees)).unwrap_or_else(Vector3::zeros);
@@ -109,7 +106,7 @@ fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<Td
         model.body_to_body,
         file.adapter.read_data_time
     );
-    let adapter = TdpfAdapter::new(&name, hydro, bodies, iface, window).map_err(|e| anyhow!("{e}"))?;
+    let adapter = TdpfAdapter::new(&name, hydro, bodies, iface, window)?;
     let mut built = Built::new(adapter);
     // The file's coefficients were computed at its g; hydrostatics use the participant's.
     if let Some(g) = gravity.filter(|g| (g - data.g).abs() > 1e-3 * data.g) {
@@ -133,28 +130,20 @@ fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<Td
 }
 
 /// The fixed window of every scheme the participant is in.
-fn window_size(cfg: &PreciceConfig, name: &str) -> Result<f64> {
+fn window_size(cfg: &PreciceConfig, name: &str) -> Result<f64, Error> {
     let mut window: Option<f64> = None;
     for s in cfg.schemes_of(name) {
         let TimeWindowSize::Fixed(w) = s.time_window_size else {
-            bail!(
-                "{}: <coupling-scheme:{}> uses time-window-size method=\"first-participant\"; the TDPF participant steps \
-                 its radiation memory at a fixed window: give <time-window-size value=\"...\"/>",
-                s.loc,
-                s.kind.tag()
-            );
+            return Err(Error::WindowNotFixed { loc: s.loc.clone(), tag: s.kind.tag().to_string() });
         };
         match window {
             Some(v) if (v - w).abs() > 1e-12 * v => {
-                bail!(
-                    "{}: window {w} s differs from {v} s of another scheme; the TDPF participant needs one window",
-                    s.loc
-                )
+                return Err(Error::Windows { loc: s.loc.clone(), window: w, other: v });
             }
             _ => window = Some(w),
         }
     }
-    window.ok_or_else(|| anyhow!("{}: participant `{name}` takes part in no coupling scheme", cfg.path.display()))
+    window.ok_or_else(|| Error::NoScheme { config: cfg.path.clone(), name: name.to_string() })
 }
 
 /// Chrono's 3-angle orientation `[a0, a1, a2]` = Rz(a0)·Ry(a1)·Rx(a2), as a rotation vector.

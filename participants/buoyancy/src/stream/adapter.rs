@@ -3,9 +3,10 @@
 //! POSITIONS), estimates their velocities from the last two reads, and writes the drag
 //! load at every point (FORCES).
 
+use crate::stand_in::{Exchange, StandIn};
 use nalgebra::Vector3;
 use tidelink_adapter_core::spec::{DataType, MeshType, ParticipantFile};
-use tidelink_adapter_core::{Adapter, AdapterError, AdapterResult, CouplingData, VertexId};
+use tidelink_adapter_core::{AdapterError, AdapterResult, CouplingData, VertexId};
 use tidelink_buoyancy_solver::PlateInStream;
 
 /// How the received motion is given.
@@ -16,8 +17,10 @@ enum Motion {
 }
 
 /// The stand-in fluid behind the `Adapter` trait.
-pub struct StreamAdapter {
-    name: String,
+pub type StreamAdapter = StandIn<Plate>;
+
+/// The plate's side of the coupling: its mesh, the motion read and the velocities estimated.
+pub struct Plate {
     plate: PlateInStream,
     mesh: String,
     motion: (String, Motion),
@@ -29,8 +32,6 @@ pub struct StreamAdapter {
     last: Option<(f64, Vec<Vector3<f64>>)>,
     points: Vec<Vector3<f64>>,
     velocities: Vec<Vector3<f64>>,
-    /// `last`, `points` and `velocities` saved at a window start (implicit schemes).
-    checkpoint: Option<Saved>,
 }
 
 /// What the stream adapter's loads depend on: the motion read and the velocity estimate.
@@ -83,8 +84,7 @@ impl StreamAdapter {
             )));
         }
         let initial: Vec<Vector3<f64>> = points.into_iter().map(Vector3::from).collect();
-        Ok(StreamAdapter {
-            name: cfg.participant_name.clone(),
+        let exchange = Plate {
             plate,
             mesh: iface.mesh_name.clone(),
             motion,
@@ -95,22 +95,20 @@ impl StreamAdapter {
             initial,
             dims: 3,
             last: None,
-            checkpoint: None,
-        })
+        };
+        Ok(StandIn::with_exchange(&cfg.participant_name, exchange))
     }
 
     /// The points and velocities the next load is computed from.
     pub fn state(&self) -> (&[Vector3<f64>], &[Vector3<f64>]) {
-        (&self.points, &self.velocities)
+        (&self.exchange.points, &self.exchange.velocities)
     }
 }
 
-impl Adapter for StreamAdapter {
-    fn name(&self) -> &str {
-        &self.name
-    }
+impl Exchange for Plate {
+    type State = Saved;
 
-    fn initialize_participant(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
+    fn initialize(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
         let mesh = self.mesh.clone();
         self.dims = coupling.get_mesh_dimensions(&mesh)?;
         for data in [&self.motion.0, &self.forces] {
@@ -127,7 +125,7 @@ impl Adapter for StreamAdapter {
         Ok(())
     }
 
-    fn read_data(&mut self, coupling: &mut dyn CouplingData, time: f64, relative_read_time: f64) -> AdapterResult<()> {
+    fn read(&mut self, coupling: &mut dyn CouplingData, time: f64, relative_read_time: f64) -> AdapterResult<()> {
         let d = self.dims;
         let mut values = vec![0.0; self.ids.len() * d];
         coupling.read_data(&self.mesh, &self.motion.0, &self.ids, relative_read_time, &mut values)?;
@@ -152,33 +150,18 @@ impl Adapter for StreamAdapter {
         Ok(())
     }
 
-    fn write_data(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
+    fn write(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
         let loads = self.plate.loads(&self.points, &self.velocities, self.dims == 2);
         let values: Vec<f64> = loads.iter().flat_map(|f| f.as_slice()[..self.dims].to_vec()).collect();
         coupling.write_data(&self.mesh, &self.forces, &self.ids, &values)?;
         Ok(())
     }
 
-    /// Nothing to integrate: the load is a function of the motion read.
-    fn advance(&mut self, _time: f64, _dt: f64) -> AdapterResult<()> {
-        Ok(())
+    fn save(&self) -> Saved {
+        (self.last.clone(), self.points.clone(), self.velocities.clone())
     }
 
-    fn can_checkpoint(&self) -> bool {
-        true
-    }
-
-    fn write_checkpoint(&mut self) -> AdapterResult<()> {
-        self.checkpoint = Some((self.last.clone(), self.points.clone(), self.velocities.clone()));
-        Ok(())
-    }
-
-    fn read_checkpoint(&mut self) -> AdapterResult<()> {
-        let (last, points, velocities) = self
-            .checkpoint
-            .clone()
-            .ok_or_else(|| AdapterError::solver("a checkpoint was restored before one was written"))?;
+    fn restore(&mut self, (last, points, velocities): Saved) {
         (self.last, self.points, self.velocities) = (last, points, velocities);
-        Ok(())
     }
 }

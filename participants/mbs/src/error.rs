@@ -64,3 +64,28 @@ impl From<Error> for AdapterError {
         AdapterError::participant(e)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error as _;
+
+    /// A failed step reaches the driver as a participant error whose text is the one users
+    /// read, with the solver's error kept as its source and printed once in the chain.
+    #[test]
+    fn a_failed_step_keeps_the_solvers_error_as_its_source() {
+        let e = AdapterError::from(Error::Step {
+            integrator: "HHT".into(),
+            dt: 0.01,
+            time: 1.5,
+            source: Box::new(MbsError::Diverged(2)),
+        });
+        let text = "the HHT step of 0.01 s at t = 1.5 failed: body 2 left the finite range during the step \
+                    (its state is NaN or infinite)";
+        assert!(matches!(e, AdapterError::Participant(_)));
+        assert_eq!(e.to_string(), text);
+        let source = e.source().expect("the solver's error");
+        assert_eq!(source.to_string(), MbsError::Diverged(2).to_string());
+        assert_eq!(tidelink_adapter_core::participant::chain(&e), text);
+    }
+}

@@ -124,6 +124,12 @@ const MAP: &[Entry] = &[
               and read a reference file",
     },
     Entry {
+        dir: "pto/host",
+        deps: &["tidelink-mbs-solver", "serde_json", "thiserror", "log", "clap", "anyhow"],
+        dev: &["tempfile"],
+        why: "the external-module host knows the solver's ExternalLaw only: no coupling stack, no participant",
+    },
+    Entry {
         dir: "participants/mbs",
         deps: &[
             "tidelink-mbs-solver",

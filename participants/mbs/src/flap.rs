@@ -87,7 +87,7 @@ pub fn outline(length: f64, thickness: f64) -> Vec<[f64; 3]> {
 
 /// The flap's multibody model: a fixed ground, the flap, the hinge and the spring.
 pub fn model(s: &FlapSettings) -> AdapterResult<Model> {
-    let solver = |e: tidelink_mbs_solver::MbsError| AdapterError::solver(format!("building the flap: {e}"));
+    let solver = |e: tidelink_mbs_solver::MbsError| AdapterError::from(crate::error::Error::Flap(Box::new(e)));
     let mut bodies = BodySet::new(Vector3::zeros());
     let ground = bodies.insert(RigidBodyBuilder::fixed().build().map_err(solver)?);
     let com = Isometry3::from_parts(Translation3::new(s.com, 0.0, 0.0), UnitQuaternion::identity());

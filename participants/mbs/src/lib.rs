@@ -5,8 +5,8 @@
 //! the outputs (CSV, HDF5, PNG); [`added_mass`] is where the added mass comes from (a BEMIO file or
 //! inline blocks) and how per-window increments are exchanged; [`adapter`] is the coupling
 //! adapter (meshes, data exchange, checkpoints, output, pacing); [`participant`] turns the files
-//! into a ready adapter; [`flap`] builds the flap case's solid in code; [`external`] runs a user's force module (a power
-//! take-off law in Python or MATLAB) in its own process and talks protocol v1 to it.
+//! into a ready adapter; [`flap`] builds the flap case's solid in code. A user's force module (a
+//! power take-off law in Python or MATLAB) runs in its own process through `tidelink-pto`.
 
 #![warn(missing_docs)]
 
@@ -14,9 +14,10 @@ pub mod adapter;
 pub mod added_mass;
 pub mod capabilities;
 pub mod coupling_body;
-pub mod external;
+pub mod error;
 pub mod flap;
 pub mod io;
 pub mod participant;
 
+pub use error::Error;
 pub use participant::{run, run_with_progress, RunReport};

@@ -3,8 +3,9 @@
 
 use crate::adapter::{MbsAdapter, OutputFormat, OutputSettings};
 use crate::added_mass::source as added_mass_source;
+use crate::added_mass::SetupError;
 use crate::io::{model_yaml, solver_yaml};
-use anyhow::{anyhow, bail, Result};
+use anyhow::{bail, Result};
 use nalgebra::Vector3;
 use std::path::{Path, PathBuf};
 use tidelink_adapter_core::config::PreciceConfig;
@@ -37,7 +38,8 @@ impl Participant for Mbs {
     const TYPES: &'static [&'static str] = &["MBS"];
 
     fn build(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<MbsAdapter>, BuildError> {
-        build_adapter(file, cfg).map_err(|e| BuildFailure::new(e.chain(), format!("{e:#}")).into())
+        // Every cause once: a typed error says its source in its message and keeps it as such.
+        build_adapter(file, cfg).map_err(|e| BuildFailure::new(e.chain(), participant::chain(&*e)).into())
     }
 }
 
@@ -92,8 +94,9 @@ fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<Mb
     warnings.extend(solver_warnings);
     let output = output_settings(file, cfg)?;
     if let Some(model_dir) = output.as_ref().and_then(|o| o.vtk.as_ref()) {
-        crate::io::scene::check(&model.shapes, model_dir)
-            .map_err(|e| anyhow!("{}: output.vtk: cannot draw a body shape: {e}", file.path.display()))?;
+        crate::io::scene::check(&model.shapes, model_dir).map_err(|e| {
+            anyhow::Error::new(e).context(format!("{}: output.vtk: cannot draw a body shape", file.path.display()))
+        })?;
     }
     let mut adapter = MbsAdapter::new(file, model, &solver, output)?;
     let (setup, added_mass_warnings) =
@@ -132,8 +135,11 @@ fn equilibrium_masses(file: &ParticipantFile) -> Result<Vec<(String, f64)>> {
     let tidelink_adapter_core::spec::AddedMassSource::H5 { filename, loc } = &spec.source else {
         return Ok(Vec::new());
     };
-    let data = tidelink_bemio::read(&file.data_file(filename))
-        .map_err(|e| anyhow!("{loc}: added_mass.h5_filename `{filename}`: {e}"))?;
+    let data = tidelink_bemio::read(&file.data_file(filename)).map_err(|source| SetupError::File {
+        loc: loc.clone(),
+        filename: filename.clone(),
+        source,
+    })?;
     Ok(file
         .adapter
         .bodies

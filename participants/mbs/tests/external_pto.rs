@@ -107,7 +107,7 @@ fn checkpoints_roll_the_module_back_and_a_repeated_window_is_identical() {
 #[test]
 fn a_repeated_window_asks_a_stateless_module_nothing_new() {
     let counted = |n_states: u32| {
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/modules/faulty_module.py");
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../pto/host/tests/modules/faulty_module.py");
         let yaml = model(0.0, &external("", &format!("count_evaluations: true, n_states: {n_states}")))
             .replace(&examples().join("").display().to_string(), &script.display().to_string());
         let mut a = adapter(&yaml);

@@ -1,7 +1,7 @@
 //! Checkpoints: the whole system state bit for bit (bodies, force-element coefficients a callback
 //! changed, the integrator's history), so a repeated window gives the same result.
 
-use tidelink_adapter_core::{AdapterError, AdapterResult};
+use crate::error::Error;
 use tidelink_mbs_solver::dynamics::force_element::ForceElementSet;
 use tidelink_mbs_solver::solver::integrator::Integrator;
 use tidelink_mbs_solver::state::{BodySetState, IntegratorHistory};
@@ -26,8 +26,8 @@ impl Checkpoint {
     }
 
     /// Puts the saved state back.
-    pub(super) fn restore(&self, system: &mut MultibodySystem, integrator: &mut dyn Integrator) -> AdapterResult<()> {
-        system.bodies.restore_state(&self.bodies).map_err(|e| AdapterError::solver(e.to_string()))?;
+    pub(super) fn restore(&self, system: &mut MultibodySystem, integrator: &mut dyn Integrator) -> Result<(), Error> {
+        system.bodies.restore_state(&self.bodies).map_err(|e| Error::Restore(Box::new(e)))?;
         system.forces = self.forces.clone();
         integrator.restore_history(&self.history);
         Ok(())

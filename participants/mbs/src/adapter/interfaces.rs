@@ -1,102 +1,86 @@
-//! The coupling side of the adapter: coupling bodies, the meshes built on them (RIGID_BODY_REFS:
-//! one vertex per body at its reference frame; RIGID_BODY_POINTS: points fixed in the body), the
-//! data allowed on each, and the values of a vertex.
+//! The coupling side of the adapter: which bodies of the model are coupled, the meshes built on
+//! them ([`super::mesh`]) and the added-mass meshes ([`crate::added_mass::exchange`]); it
+//! registers them all, reads each window's loads into the bodies and writes their motion back.
 
-use super::MbsAdapter;
+use super::mesh::{is_points_mesh, CouplingMesh, DatumIn, MeshIn};
+use crate::added_mass::exchange::AddedMassExchange;
 use crate::coupling_body::CouplingBody;
-use nalgebra::{Point3, Vector3};
+use crate::error::Error;
+use nalgebra::Vector3;
 use tidelink_adapter_core::config::{is_fluid_added_mass, is_solid_added_mass};
-use tidelink_adapter_core::spec::{DataType, MeshType};
-use tidelink_adapter_core::{AdapterError, AdapterResult, CouplingData, VertexId};
+use tidelink_adapter_core::spec::{DataSpec, MeshType, ParticipantFile};
+use tidelink_adapter_core::{mesh as mesh_file, AdapterError, AdapterResult, CouplingData};
+use tidelink_mbs_solver::dynamics::body_set::{BodyHandle, BodySet};
+use tidelink_mbs_solver::system::MultibodySystem;
 
-/// One vertex of a coupling mesh: a point fixed in a coupling body's reference frame (its
-/// origin on RIGID_BODY_REFS meshes) and where it was at the start.
-#[derive(Debug, Clone)]
-pub(super) struct MeshVertex {
-    pub(super) body: usize,
-    pub(super) local: Vector3<f64>,
-    pub(super) initial: Vector3<f64>,
+/// Everything the adapter exchanges with the coupling, and on which bodies.
+pub(super) struct Interfaces {
+    /// The model's bodies by name: the ones a coupling body may name.
+    names: Vec<(String, BodyHandle)>,
+    coupled: Vec<CouplingBody>,
+    meshes: Vec<CouplingMesh>,
+    added_mass: AddedMassExchange,
 }
 
-/// One coupling datum: its name, what it means and how many components it has.
-#[derive(Debug, Clone)]
-pub(super) struct Datum {
-    pub(super) name: String,
-    pub(super) kind: DataType,
-    pub(super) components: usize,
-}
-
-/// One coupling mesh (RIGID_BODY_REFS or RIGID_BODY_POINTS) and what is exchanged on it.
-#[derive(Debug, Clone)]
-pub(super) struct CouplingMesh {
-    pub(super) name: String,
-    pub(super) vertices: Vec<MeshVertex>,
-    pub(super) ids: Vec<VertexId>,
-    pub(super) dims: usize,
-    pub(super) writes: Vec<Datum>,
-    pub(super) reads: Vec<Datum>,
-}
-
-/// One datum of an interface before it is checked, with where it was given.
-pub(super) struct DatumIn {
-    pub(super) name: String,
-    pub(super) kind: DataType,
-    pub(super) at: String,
-}
-
-const WRITABLE: &[DataType] = &[
-    DataType::Positions,
-    DataType::Rotations,
-    DataType::Displacements,
-    DataType::LinearVelocities,
-    DataType::AngularVelocities,
-];
-const READABLE: &[DataType] = &[DataType::Forces, DataType::Torques];
-
-pub(super) fn is_rotational(kind: DataType) -> bool {
-    matches!(kind, DataType::Rotations | DataType::AngularVelocities | DataType::Torques)
-}
-
-fn names(kinds: &[DataType]) -> String {
-    kinds.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(", ")
-}
-
-/// The `components` of `v` that a datum carries: all three, x and y (2D), or z alone
-/// (a scalar rotational datum on a 2D mesh).
-pub(super) fn axes(components: usize, rotational: bool) -> &'static [usize] {
-    match (components, rotational) {
-        (1, true) => &[2],
-        (2, _) => &[0, 1],
-        _ => &[0, 1, 2],
-    }
-}
-
-impl MbsAdapter {
-    /// Couples body `name` of the model: through its reference frame (`points: None`,
-    /// RIGID_BODY_REFS meshes) or through points fixed in its reference frame
-    /// (RIGID_BODY_POINTS meshes). Call before [`Self::add_interface`].
-    pub fn add_coupling_body(&mut self, name: &str, points: Option<Vec<[f64; 3]>>) -> AdapterResult<()> {
-        self.add_body_at("add_coupling_body", name, points)
+impl Interfaces {
+    /// No coupling bodies or meshes yet, on a model with the bodies `names`.
+    pub(super) fn new(names: Vec<(String, BodyHandle)>) -> Self {
+        Interfaces { names, coupled: Vec::new(), meshes: Vec::new(), added_mass: AddedMassExchange::default() }
     }
 
-    /// Adds a coupling mesh of the participant's preCICE configuration with the data written
-    /// and read on it (preCICE name, meaning).
-    pub fn add_interface(
+    /// The coupling bodies in the order they were added.
+    pub(super) fn coupled(&self) -> &[CouplingBody] {
+        &self.coupled
+    }
+
+    /// Adds the coupling bodies and the interfaces of participant file `file` (the added-mass
+    /// meshes among them come from the XML instead), placed at their poses in `bodies`.
+    pub(super) fn add_from_file(&mut self, file: &ParticipantFile, bodies: &BodySet) -> AdapterResult<()> {
+        let cfg = &file.adapter;
+        for b in &cfg.bodies {
+            let points = match &b.points {
+                None => None,
+                Some(spec) => Some(mesh_file::load_points(spec, |n| file.data_file(n)).map_err(|e| {
+                    AdapterError::config(format!("{}: the points of coupling body `{}`: {e}", b.loc, b.name))
+                })?),
+            };
+            self.add_body(&b.loc.to_string(), &b.name, points, bodies)?;
+        }
+        for iface in &cfg.interfaces {
+            if is_solid_added_mass(&iface.mesh_name) || is_fluid_added_mass(&iface.mesh_name) {
+                log::info!(
+                    "{}: added-mass mesh `{}` is set up from the preCICE XML, not from this interfaces entry",
+                    iface.loc,
+                    iface.mesh_name
+                );
+                continue;
+            }
+            let list = |ds: &[DataSpec]| {
+                ds.iter()
+                    .map(|d| DatumIn { name: d.name.clone(), kind: d.data_type, at: d.loc.to_string() })
+                    .collect::<Vec<_>>()
+            };
+            self.add_mesh(
+                &iface.loc.to_string(),
+                &iface.mesh_name,
+                &iface.mesh_type,
+                list(&iface.write_data),
+                list(&iface.read_data),
+                bodies,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Couples body `name` of the model, through its reference frame (`points: None`) or through
+    /// points fixed in it; `at` says where it was given.
+    pub(super) fn add_body(
         &mut self,
-        mesh_name: &str,
-        mesh_type: MeshType,
-        write: &[(&str, DataType)],
-        read: &[(&str, DataType)],
+        at: &str,
+        name: &str,
+        points: Option<Vec<[f64; 3]>>,
+        bodies: &BodySet,
     ) -> AdapterResult<()> {
-        let list = |ds: &[(&str, DataType)]| {
-            ds.iter()
-                .map(|(n, k)| DatumIn { name: n.to_string(), kind: *k, at: format!("add_interface(`{mesh_name}`)") })
-                .collect::<Vec<_>>()
-        };
-        self.add_interface_at("add_interface", mesh_name, &mesh_type, list(write), list(read))
-    }
-
-    pub(super) fn add_body_at(&mut self, at: &str, name: &str, points: Option<Vec<[f64; 3]>>) -> AdapterResult<()> {
         if !self.meshes.is_empty() {
             return Err(AdapterError::config(format!(
                 "{at}: coupling body `{name}` added after an interface; add every coupling body first"
@@ -111,7 +95,7 @@ impl MbsAdapter {
         if self.coupled.iter().any(|c| c.name == name) {
             return Err(AdapterError::config(format!("{at}: coupling body `{name}` is listed twice")));
         }
-        self.system.bodies.get(handle).ok_or_else(|| AdapterError::solver(format!("no body `{name}`")))?;
+        bodies.get(handle).ok_or_else(|| Error::NoBody { name: name.to_string() })?;
         let points = match points {
             Some(list) if list.is_empty() => {
                 return Err(AdapterError::config(format!(
@@ -126,13 +110,16 @@ impl MbsAdapter {
         Ok(())
     }
 
-    pub(super) fn add_interface_at(
+    /// Adds coupling mesh `mesh_name` with the data written and read on it, its vertices placed
+    /// at the coupling bodies' poses in `bodies`; `at` says where it was given.
+    pub(super) fn add_mesh(
         &mut self,
         at: &str,
         mesh_name: &str,
         mesh_type: &MeshType,
         writes: Vec<DatumIn>,
         reads: Vec<DatumIn>,
+        bodies: &BodySet,
     ) -> AdapterResult<()> {
         if is_solid_added_mass(mesh_name) || is_fluid_added_mass(mesh_name) {
             return Err(AdapterError::config(format!(
@@ -140,136 +127,77 @@ impl MbsAdapter {
                  add_added_mass_mesh, not as an interface"
             )));
         }
-        let points_mesh = match mesh_type {
-            MeshType::RigidBodyRefs => false,
-            MeshType::RigidBodyPoints => true,
-            other => {
-                return Err(AdapterError::Unsupported(format!(
-                    "{at}: mesh `{mesh_name}` has mesh_type {}: not implemented in the MBS participant; \
-                     use a RIGID_BODY_REFS mesh (one vertex per coupling body) or RIGID_BODY_POINTS",
-                    other.as_str()
-                )))
-            }
-        };
-        if self.meshes.iter().any(|m| m.name == mesh_name) {
+        let points = is_points_mesh(at, mesh_name, mesh_type)?;
+        if self.meshes.iter().any(|m| m.name() == mesh_name) {
             return Err(AdapterError::config(format!("{at}: mesh `{mesh_name}` is listed twice")));
         }
-        let mut vertices = Vec::new();
-        for (i, c) in self.coupled.iter().enumerate() {
-            if points_mesh == c.points.is_empty() {
-                continue;
-            }
-            let pose = self.system.bodies.get(c.handle).map(|b| b.reference_pose()).unwrap_or_default();
-            let origin = [Vector3::zeros()];
-            let locals: &[Vector3<f64>] = if points_mesh { &c.points } else { &origin };
-            vertices.extend(locals.iter().map(|p| MeshVertex {
-                body: i,
-                local: *p,
-                initial: (pose * Point3::from(*p)).coords,
-            }));
-        }
-        if vertices.is_empty() && points_mesh {
-            return Err(AdapterError::config(format!(
-                "{at}: RIGID_BODY_POINTS mesh `{mesh_name}` has no points: give the coupling bodies under \
-                 precice_adapter_config.bodies a `points` list or file"
-            )));
-        }
-        if vertices.is_empty() {
-            return Err(AdapterError::config(format!(
-                "{at}: RIGID_BODY_REFS mesh `{mesh_name}` has no bodies: list the coupling bodies under \
-                 precice_adapter_config.bodies (bodies with `points` go on a RIGID_BODY_POINTS mesh)"
-            )));
-        }
-        let datum = |d: DatumIn, allowed: &[DataType], verb: &str| {
-            if points_mesh && is_rotational(d.kind) {
-                Err(AdapterError::Unsupported(format!(
-                    "{}: {} (`{}`) on RIGID_BODY_POINTS mesh `{mesh_name}`: rotational data exist only on \
-                     RIGID_BODY_REFS meshes; exchange FORCES at the points (summed into a force and a \
-                     moment about the COM) or move the datum to a RIGID_BODY_REFS mesh",
-                    d.at,
-                    d.kind.as_str(),
-                    d.name
-                )))
-            } else if allowed.contains(&d.kind) {
-                Ok(Datum { name: d.name, kind: d.kind, components: 0 })
-            } else {
-                Err(AdapterError::Unsupported(format!(
-                    "{}: the MBS participant cannot {verb} {} (`{}`) on mesh `{mesh_name}`; it can {verb} {}",
-                    d.at,
-                    d.kind.as_str(),
-                    d.name,
-                    names(allowed)
-                )))
-            }
-        };
-        let writes = writes.into_iter().map(|d| datum(d, WRITABLE, "write")).collect::<AdapterResult<Vec<_>>>()?;
-        let reads = reads.into_iter().map(|d| datum(d, READABLE, "read")).collect::<AdapterResult<Vec<_>>>()?;
-        self.meshes.push(CouplingMesh {
-            name: mesh_name.to_string(),
-            vertices,
-            ids: Vec::new(),
-            dims: 0,
-            writes,
-            reads,
-        });
+        let mesh = MeshIn { at, name: mesh_name, points, writes, reads };
+        self.meshes.push(CouplingMesh::new(mesh, &self.coupled, bodies)?);
         Ok(())
     }
 
-    /// Registers every mesh's vertices at the bodies' current poses, after checking each
-    /// datum's components against the mesh's dimension.
-    pub(super) fn register_meshes(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
-        for mi in 0..self.meshes.len() {
-            let mesh_name = self.meshes[mi].name.clone();
-            let dims = coupling.get_mesh_dimensions(&mesh_name)?;
-            let mesh = &mut self.meshes[mi];
-            mesh.dims = dims;
-            for d in mesh.writes.iter_mut().chain(mesh.reads.iter_mut()) {
-                let n = coupling.get_data_dimensions(&mesh_name, &d.name)?;
-                let ok = n == dims || (dims == 2 && n == 1 && is_rotational(d.kind));
-                if !ok {
-                    let hint = if dims == 2 && is_rotational(d.kind) {
-                        " (on a 2D mesh, declare rotational data as <data:scalar>: its z component)"
-                    } else {
-                        " (declare it <data:vector>)"
-                    };
-                    return Err(AdapterError::config(format!(
-                        "data `{}` ({}) on mesh `{mesh_name}` has {n} component(s), the {dims}D mesh needs {dims}{hint}",
-                        d.name,
-                        d.kind.as_str()
-                    )));
-                }
-                d.components = n;
+    /// Couples `SolidAddedMass...` mesh `mesh_name`, reading the increments in `data` (or only
+    /// registering its vertices); after the coupling bodies.
+    pub(super) fn add_added_mass_mesh(&mut self, mesh_name: &str, data: Option<&str>) -> AdapterResult<()> {
+        if !is_solid_added_mass(mesh_name) {
+            return Err(AdapterError::config(format!(
+                "mesh `{mesh_name}` is not an added-mass mesh: the Solid reads added mass on meshes whose names start                  with SolidAddedMass"
+            )));
+        }
+        if self.coupled.is_empty() {
+            return Err(AdapterError::config(format!(
+                "added-mass mesh `{mesh_name}` added before any coupling body; add the coupling bodies first"
+            )));
+        }
+        self.added_mass.add(mesh_name, data)
+    }
+
+    /// Registers the added-mass meshes (with a zero baseline in `system` if it has none) and
+    /// every coupling mesh's vertices at the bodies' current poses.
+    pub(super) fn register(
+        &mut self,
+        coupling: &mut dyn CouplingData,
+        system: &mut MultibodySystem,
+    ) -> AdapterResult<()> {
+        if !self.added_mass.is_empty() {
+            if system.added_mass.is_none() {
+                let zero = crate::added_mass::source::zero(&self.coupled)?;
+                system.set_added_mass(zero).map_err(crate::added_mass::SetupError::Refused)?;
             }
-            let vertices = mesh.vertices.clone();
-            let positions: Vec<Vector3<f64>> = vertices.iter().map(|v| self.vertex_position(v)).collect();
-            let mut coords = Vec::with_capacity(positions.len() * dims);
-            for p in &positions {
-                coords.extend_from_slice(&p.as_slice()[..dims]);
-            }
-            let mesh = &mut self.meshes[mi];
-            mesh.ids = vec![0; mesh.vertices.len()];
-            coupling.set_mesh_vertices(&mesh_name, &coords, &mut mesh.ids)?;
+            let coupled: Vec<(String, BodyHandle)> = self.coupled.iter().map(|c| (c.name.clone(), c.handle)).collect();
+            self.added_mass.register(coupling, system, &coupled)?;
+        }
+        for mesh in &mut self.meshes {
+            mesh.register(coupling, &system.bodies)?;
         }
         Ok(())
     }
 
-    /// Where vertex `v` is now (world).
-    pub(super) fn vertex_position(&self, v: &MeshVertex) -> Vector3<f64> {
-        let Some(b) = self.system.bodies.get(self.coupled[v.body].handle) else { return v.initial };
-        (b.reference_pose() * Point3::from(v.local)).coords
+    /// Reads the loads (and added-mass increments) of the window that starts at `time`, sampled
+    /// `relative_read_time` after it; the loads replace the last window's.
+    pub(super) fn read(
+        &self,
+        coupling: &mut dyn CouplingData,
+        system: &mut MultibodySystem,
+        time: f64,
+        relative_read_time: f64,
+    ) -> AdapterResult<()> {
+        // Loads replace the previous window's: empty the accumulators once, then add.
+        for c in &self.coupled {
+            if let Some(b) = system.bodies.get_mut(c.handle) {
+                b.clear_accumulators();
+            }
+        }
+        for mesh in &self.meshes {
+            mesh.read(coupling, relative_read_time, &mut system.bodies)?;
+        }
+        // Same read time as the forces: a force and the added mass it was evaluated with
+        // refer to the same instant.
+        self.added_mass.read(coupling, relative_read_time, system, time)
     }
 
-    /// The value of `kind` at vertex `v`, in 3D.
-    pub(super) fn value(&self, v: &MeshVertex, kind: DataType) -> Vector3<f64> {
-        let Some(b) = self.system.bodies.get(self.coupled[v.body].handle) else { return Vector3::zeros() };
-        let at = self.vertex_position(v);
-        match kind {
-            DataType::Positions => at,
-            DataType::Displacements => at - v.initial,
-            DataType::Rotations => b.reference_orientation().scaled_axis(),
-            DataType::LinearVelocities => b.point_velocity(&at),
-            DataType::AngularVelocities => b.angvel(),
-            _ => Vector3::zeros(),
-        }
+    /// Writes the motion data of every mesh.
+    pub(super) fn write(&self, coupling: &mut dyn CouplingData, bodies: &BodySet) -> AdapterResult<()> {
+        self.meshes.iter().try_for_each(|mesh| mesh.write(coupling, bodies))
     }
 }

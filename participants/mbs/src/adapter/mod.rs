@@ -6,36 +6,38 @@
 //! checkpoints of the system and the integrator's history. Added mass: a baseline in the
 //! system's mass matrix ([`MbsAdapter::set_added_mass`]) and, on `SolidAddedMass...` meshes,
 //! per-window increments from fluid participants ([`crate::added_mass::exchange`]).
+//!
+//! The adapter is a composition: the system and its integrator (`stepper`), the coupling side
+//! (`interfaces`: coupling bodies, meshes, added-mass meshes), the outputs (`sinks`), the
+//! external modules in the system's links (`modules`), real-time pacing and the checkpoint.
 
 mod checkpoint;
-mod exchange;
 mod interfaces;
+mod mesh;
 mod modules;
 mod pacing;
 mod sinks;
+mod stepper;
 
 pub use crate::coupling_body::CouplingBody;
-pub use sinks::{OutputFormat, OutputSettings};
+pub use sinks::{OutputFormat, OutputSettings, SinkError};
+pub use stepper::StepHook;
 
-use crate::added_mass::exchange::AddedMassExchange;
-use crate::io::hdf5_output::Hdf5Output;
-use crate::io::output::CsvOutput;
 use crate::io::solver_yaml::SolverSettings;
 use checkpoint::Checkpoint;
-use interfaces::{CouplingMesh, DatumIn};
+use interfaces::Interfaces;
+use mesh::DatumIn;
+use modules::each_module;
 use pacing::Pacer;
-use tidelink_adapter_core::config::{is_fluid_added_mass, is_solid_added_mass};
-use tidelink_adapter_core::spec::ParticipantFile;
-use tidelink_adapter_core::{mesh, Adapter, AdapterError, AdapterResult, CouplingData};
+use sinks::Sinks;
+use stepper::Stepper;
+use tidelink_adapter_core::spec::{DataType, MeshType, ParticipantFile};
+use tidelink_adapter_core::{Adapter, AdapterResult, CouplingData};
 use tidelink_mbs_solver::added_mass::AddedMass;
-use tidelink_mbs_solver::dynamics::body_set::{BodyHandle, BodySet};
+use tidelink_mbs_solver::dynamics::body_set::BodySet;
 use tidelink_mbs_solver::solver::integrator::Integrator;
 use tidelink_mbs_solver::system::MultibodySystem;
 use tidelink_mbs_solver::Model;
-
-/// A callback run around every solver step with the system and the time (before the step:
-/// its start; after: its end): it may add loads or change force-element coefficients.
-pub type StepHook = Box<dyn FnMut(&mut MultibodySystem, f64) + Send>;
 
 /// The rigid-body solver behind the `Adapter` trait.
 ///
@@ -44,24 +46,11 @@ pub type StepHook = Box<dyn FnMut(&mut MultibodySystem, f64) + Send>;
 /// body and [`MbsAdapter::add_interface`] for every mesh, in that order).
 pub struct MbsAdapter {
     name: String,
-    system: MultibodySystem,
-    names: Vec<(String, BodyHandle)>,
-    integrator: Box<dyn Integrator>,
-    time_step: f64,
-    coupled: Vec<CouplingBody>,
-    meshes: Vec<CouplingMesh>,
-    checkpoint: Option<Checkpoint>,
-    output_settings: Option<OutputSettings>,
-    output: Option<CsvOutput>,
-    links: Option<crate::io::link_output::LinkCsv>,
-    hdf5: Option<Hdf5Output>,
-    scene: Option<crate::io::scene::Scene>,
-    /// The model's shapes, drawn in the ParaView scene.
-    shapes: Vec<tidelink_mbs_solver::geometry::shape::BodyShape>,
-    before_step: Vec<StepHook>,
-    after_step: Vec<StepHook>,
+    stepper: Stepper,
+    interfaces: Interfaces,
+    sinks: Sinks,
     pacer: Pacer,
-    added_mass: AddedMassExchange,
+    checkpoint: Option<Checkpoint>,
 }
 
 impl MbsAdapter {
@@ -82,39 +71,9 @@ impl MbsAdapter {
             solver.time_step
         );
         let mut a = MbsAdapter::from_system(cfg.participant_name.clone(), model, integrator, solver.time_step);
-        a.output_settings = output;
+        a.sinks.set(output);
         a.pacer.realtime = file.simulation.enforce_realtime;
-        for b in &cfg.bodies {
-            let points = match &b.points {
-                None => None,
-                Some(spec) => Some(mesh::load_points(spec, |n| file.data_file(n)).map_err(|e| {
-                    AdapterError::config(format!("{}: the points of coupling body `{}`: {e}", b.loc, b.name))
-                })?),
-            };
-            a.add_body_at(&b.loc.to_string(), &b.name, points)?;
-        }
-        for iface in &cfg.interfaces {
-            if is_solid_added_mass(&iface.mesh_name) || is_fluid_added_mass(&iface.mesh_name) {
-                log::info!(
-                    "{}: added-mass mesh `{}` is set up from the preCICE XML, not from this interfaces entry",
-                    iface.loc,
-                    iface.mesh_name
-                );
-                continue;
-            }
-            let list = |ds: &[tidelink_adapter_core::spec::DataSpec]| {
-                ds.iter()
-                    .map(|d| DatumIn { name: d.name.clone(), kind: d.data_type, at: d.loc.to_string() })
-                    .collect::<Vec<_>>()
-            };
-            a.add_interface_at(
-                &iface.loc.to_string(),
-                &iface.mesh_name,
-                &iface.mesh_type,
-                list(&iface.write_data),
-                list(&iface.read_data),
-            )?;
-        }
+        a.interfaces.add_from_file(file, &a.stepper.system.bodies)?;
         Ok(a)
     }
 
@@ -126,25 +85,15 @@ impl MbsAdapter {
         integrator: Box<dyn Integrator>,
         time_step: f64,
     ) -> Self {
+        let system = MultibodySystem::from_parts(model.bodies, model.joints, model.forces);
+        let bodies = model.names.iter().map(|(_, h)| *h).collect();
         MbsAdapter {
             name: participant_name.into(),
-            system: MultibodySystem::from_parts(model.bodies, model.joints, model.forces),
-            names: model.names,
-            shapes: model.shapes,
-            integrator,
-            time_step,
-            coupled: Vec::new(),
-            meshes: Vec::new(),
-            checkpoint: None,
-            output_settings: None,
-            output: None,
-            links: None,
-            hdf5: None,
-            scene: None,
-            before_step: Vec::new(),
-            after_step: Vec::new(),
+            stepper: Stepper::new(system, integrator, time_step),
+            interfaces: Interfaces::new(model.names),
+            sinks: Sinks::new(model.shapes, bodies),
             pacer: Pacer::default(),
-            added_mass: AddedMassExchange::default(),
+            checkpoint: None,
         }
     }
 
@@ -152,7 +101,7 @@ impl MbsAdapter {
     /// in the mass matrix, refused now if `M + A` is not positive definite; with added-mass
     /// meshes it is the baseline the received increments are added to.
     pub fn set_added_mass(&mut self, added_mass: AddedMass) -> AdapterResult<()> {
-        self.system.set_added_mass(added_mass).map_err(|e| AdapterError::config(e.to_string()))
+        self.stepper.system.set_added_mass(added_mass).map_err(|e| crate::added_mass::SetupError::Refused(e).into())
     }
 
     /// Couples `SolidAddedMass...` mesh `mesh_name` (provided by this participant): its
@@ -160,27 +109,42 @@ impl MbsAdapter {
     /// of the coupling bodies' self blocks are read on it every window. Call after the
     /// coupling bodies are added; without a baseline, zero coefficients are used.
     pub fn add_added_mass_mesh(&mut self, mesh_name: &str, data: Option<&str>) -> AdapterResult<()> {
-        if !is_solid_added_mass(mesh_name) {
-            return Err(AdapterError::config(format!(
-                "mesh `{mesh_name}` is not an added-mass mesh: the Solid reads added mass on meshes whose names start                  with SolidAddedMass"
-            )));
-        }
-        if self.coupled.is_empty() {
-            return Err(AdapterError::config(format!(
-                "added-mass mesh `{mesh_name}` added before any coupling body; add the coupling bodies first"
-            )));
-        }
-        self.added_mass.add(mesh_name, data)
+        self.interfaces.add_added_mass_mesh(mesh_name, data)
+    }
+
+    /// Couples body `name` of the model: through its reference frame (`points: None`,
+    /// RIGID_BODY_REFS meshes) or through points fixed in its reference frame
+    /// (RIGID_BODY_POINTS meshes). Call before [`Self::add_interface`].
+    pub fn add_coupling_body(&mut self, name: &str, points: Option<Vec<[f64; 3]>>) -> AdapterResult<()> {
+        self.interfaces.add_body("add_coupling_body", name, points, &self.stepper.system.bodies)
+    }
+
+    /// Adds a coupling mesh of the participant's preCICE configuration with the data written
+    /// and read on it (preCICE name, meaning).
+    pub fn add_interface(
+        &mut self,
+        mesh_name: &str,
+        mesh_type: MeshType,
+        write: &[(&str, DataType)],
+        read: &[(&str, DataType)],
+    ) -> AdapterResult<()> {
+        let list = |ds: &[(&str, DataType)]| {
+            ds.iter()
+                .map(|(n, k)| DatumIn { name: n.to_string(), kind: *k, at: format!("add_interface(`{mesh_name}`)") })
+                .collect::<Vec<_>>()
+        };
+        let bodies = &self.stepper.system.bodies;
+        self.interfaces.add_mesh("add_interface", mesh_name, &mesh_type, list(write), list(read), bodies)
     }
 
     /// Runs `hook(bodies, t)` before every solver step (t: the step's start).
     pub fn on_before_step(&mut self, hook: StepHook) {
-        self.before_step.push(hook);
+        self.stepper.add_hook(hook, false);
     }
 
     /// Runs `hook(bodies, t)` after every solver step (t: the step's end).
     pub fn on_after_step(&mut self, hook: StepHook) {
-        self.after_step.push(hook);
+        self.stepper.add_hook(hook, true);
     }
 
     /// Paces every coupling window to the wall clock (`simulation.enforce_realtime`).
@@ -190,22 +154,22 @@ impl MbsAdapter {
 
     /// Where and how often output is written (`None`: none).
     pub fn set_output(&mut self, output: Option<OutputSettings>) {
-        self.output_settings = output;
+        self.sinks.set(output);
     }
 
     /// The bodies, as the solver has them now.
     pub fn bodies(&self) -> &BodySet {
-        &self.system.bodies
+        &self.stepper.system.bodies
     }
 
     /// The whole system (bodies, joints, force elements).
     pub fn system(&self) -> &MultibodySystem {
-        &self.system
+        &self.stepper.system
     }
 
     /// The system for changes between runs or windows (coefficients, loads).
     pub fn system_mut(&mut self) -> &mut MultibodySystem {
-        &mut self.system
+        &mut self.stepper.system
     }
 
     /// Starts the external modules of the model's links (spawn, connect, initialize with the
@@ -213,19 +177,36 @@ impl MbsAdapter {
     /// ([`Self::launch_external_modules`]), so they start up while the coupling connects, and
     /// completes this before its first output, so that their errors come before the first step.
     pub fn start_external_modules(&mut self) -> AdapterResult<()> {
-        let dt = self.time_step;
-        self.each_module("starting the external module", |m| m.start(dt))
+        let dt = self.stepper.time_step;
+        Ok(each_module(&mut self.stepper.system, "starting the external module", |m| m.start(dt))?)
     }
 
     /// Spawns the external modules' processes without waiting for them.
     pub fn launch_external_modules(&mut self) -> AdapterResult<()> {
-        let dt = self.time_step;
-        self.each_module("starting the external module", |m| m.launch(dt))
+        let dt = self.stepper.time_step;
+        Ok(each_module(&mut self.stepper.system, "starting the external module", |m| m.launch(dt))?)
     }
 
     /// The coupling bodies in the order of the participant file.
     pub fn coupling_bodies(&self) -> &[CouplingBody] {
-        &self.coupled
+        self.interfaces.coupled()
+    }
+
+    /// The body-state files written (CSV per body or the HDF5 file; empty when output is off
+    /// or before the run started); `links.csv` is [`Self::links_path`].
+    pub fn output_paths(&self) -> Vec<std::path::PathBuf> {
+        self.sinks.paths()
+    }
+
+    /// The links' absorbed-power file, if written.
+    pub fn links_path(&self) -> Option<std::path::PathBuf> {
+        self.sinks.links_path()
+    }
+
+    /// The names of the links (TSDAs, RSDAs, with or without an external module) and their
+    /// absorbed power `−F·v` now (W).
+    pub fn link_powers(&self) -> (Vec<String>, Vec<f64>) {
+        sinks::link_powers(&self.stepper.system)
     }
 }
 
@@ -235,58 +216,25 @@ impl Adapter for MbsAdapter {
     }
 
     fn initialize_participant(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
-        let sys = &self.system;
-        let has_elements = !(sys.joints.is_empty() && sys.forces.is_empty());
-        if has_elements && !self.integrator.handles_constraints() {
-            return Err(AdapterError::config(format!(
-                "the model has {} joints and {} force elements, which the {} integrator cannot keep; \
-                 set the solver file's integrator type to HHT or Euler_implicit_linearized",
-                sys.joints.len(),
-                sys.forces.len(),
-                self.integrator.name()
-            )));
-        }
-        if self.system.added_mass.is_some() && !self.integrator.handles_added_mass() {
-            return Err(AdapterError::config(format!(
-                "the model has added mass, which the {} integrator cannot take (it belongs in the mass matrix of an \
-                 implicit step); set the solver file's integrator type to HHT or Euler_implicit_linearized",
-                self.integrator.name()
-            )));
-        }
-        if !self.added_mass.is_empty() {
-            if self.system.added_mass.is_none() {
-                self.set_added_mass(crate::added_mass::source::zero(&self.coupled)?)?;
-            }
-            let coupled: Vec<(String, BodyHandle)> = self.coupled.iter().map(|c| (c.name.clone(), c.handle)).collect();
-            self.added_mass.register(coupling, &self.system, &coupled)?;
-        }
-        self.register_meshes(coupling)?;
+        self.stepper.check()?;
+        self.interfaces.register(coupling, &mut self.stepper.system)?;
         self.launch_external_modules()
     }
 
     fn read_data(&mut self, coupling: &mut dyn CouplingData, time: f64, relative_read_time: f64) -> AdapterResult<()> {
-        self.read_loads(coupling, time, relative_read_time)
+        self.interfaces.read(coupling, &mut self.stepper.system, time, relative_read_time)
     }
 
     fn write_data(&mut self, coupling: &mut dyn CouplingData) -> AdapterResult<()> {
-        self.write_motion(coupling)
+        self.interfaces.write(coupling, &self.stepper.system.bodies)
     }
 
     fn advance(&mut self, time: f64, dt: f64) -> AdapterResult<()> {
-        for hook in &mut self.before_step {
-            hook(&mut self.system, time);
-        }
-        self.system.step_at(self.integrator.as_mut(), time, dt).map_err(|e| {
-            AdapterError::solver(format!("the {} step of {dt} s at t = {} failed: {e}", self.integrator.name(), time))
-        })?;
-        for hook in &mut self.after_step {
-            hook(&mut self.system, time + dt);
-        }
-        Ok(())
+        Ok(self.stepper.step(time, dt)?)
     }
 
     fn own_time_step(&self) -> f64 {
-        self.time_step
+        self.stepper.time_step
     }
 
     fn can_checkpoint(&self) -> bool {
@@ -294,17 +242,14 @@ impl Adapter for MbsAdapter {
     }
 
     fn write_checkpoint(&mut self) -> AdapterResult<()> {
-        self.checkpoint = Some(Checkpoint::save(&self.system, self.integrator.as_ref()));
+        self.checkpoint = Some(self.stepper.save());
         Ok(())
     }
 
     fn read_checkpoint(&mut self) -> AdapterResult<()> {
-        let c = self
-            .checkpoint
-            .as_ref()
-            .ok_or_else(|| AdapterError::solver("asked to restore a checkpoint that was never written"))?;
-        c.restore(&mut self.system, self.integrator.as_mut())?;
-        self.each_module("rolling back the external module", |m| m.rollback())
+        let c = self.checkpoint.as_ref().ok_or(crate::error::Error::NoCheckpoint)?;
+        self.stepper.restore(c)?;
+        Ok(each_module(&mut self.stepper.system, "rolling back the external module", |m| m.rollback())?)
     }
 
     fn write_output(&mut self, time: f64) -> AdapterResult<()> {
@@ -312,12 +257,12 @@ impl Adapter for MbsAdapter {
         self.pacer.pace(time);
         // Once started (the first output, at t = 0) this is a check per module.
         self.start_external_modules()?;
-        self.each_module("committing the external module", |m| m.commit())?;
-        self.write_rows(time)
+        each_module(&mut self.stepper.system, "committing the external module", |m| m.commit())?;
+        Ok(self.sinks.write(time, &self.stepper.system, self.interfaces.coupled())?)
     }
 
     fn finish(&mut self) -> AdapterResult<()> {
-        self.each_module("shutting down the external module", |m| m.shutdown())?;
-        self.flush_outputs()
+        each_module(&mut self.stepper.system, "shutting down the external module", |m| m.shutdown())?;
+        Ok(self.sinks.finish()?)
     }
 }

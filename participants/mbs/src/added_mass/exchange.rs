@@ -10,6 +10,7 @@
 //! their baseline values. The increments are in the axes and about the reference points of
 //! the baseline.
 
+use super::SetupError;
 use nalgebra::DMatrix;
 use tidelink_adapter_core::{AdapterError, AdapterResult, CouplingData, VertexId};
 use tidelink_mbs_solver::added_mass::AddedMass;
@@ -152,13 +153,9 @@ impl AddedMassExchange {
             }
             updates.push((baseline.bodies()[i], block));
         }
-        system.update_added_mass(&updates).map_err(|e| {
-            AdapterError::solver(format!(
-                "the added mass received for the window starting at t = {time} (baseline + increments of {}) is \
-                 refused: {e}",
-                self.senders()
-            ))
-        })
+        system
+            .update_added_mass(&updates)
+            .map_err(|source| SetupError::Increments { time, senders: self.senders(), source }.into())
     }
 
     fn senders(&self) -> String {

@@ -12,6 +12,7 @@
 //! columns. Nothing depends on where the bodies sit in the model's body list: [`AddedMass`]
 //! is built on the coupling bodies' handles, in this order.
 
+use super::SetupError;
 use crate::coupling_body::CouplingBody;
 use nalgebra::{DMatrix, Vector3};
 use tidelink_adapter_core::config::{self, PreciceConfig};
@@ -124,7 +125,7 @@ pub fn zero(coupled: &[CouplingBody]) -> AdapterResult<AddedMass> {
     let n = coupled.len();
     let am = AddedMass::new(coupled.iter().map(|c| c.handle).collect(), vec![DMatrix::zeros(6, 6 * n); n])
         .and_then(|a| a.with_names(coupled.iter().map(|c| c.name.clone()).collect()))
-        .map_err(|e| AdapterError::config(e.to_string()))?;
+        .map_err(SetupError::Zero)?;
     Ok(am)
 }
 
@@ -194,7 +195,7 @@ pub fn baseline(
         .and_then(|a| a.with_names(coupled.iter().map(|c| c.name.clone()).collect()))
         .map(|a| a.with_frame(frame))
         .and_then(|a| a.with_reference_points(bodies, &points))
-        .map_err(|e| AdapterError::config(format!("{}: {e}", spec.loc)))?;
+        .map_err(|source| SetupError::Coefficients { loc: spec.loc.clone(), source })?;
     if let AddedMassSource::H5 { filename, loc } = &spec.source {
         let tolerance = spec.symmetry_tolerance.unwrap_or(DEFAULT_SYMMETRY_TOLERANCE);
         am = tolerate_file_asymmetry(am, filename, loc, tolerance, coupled, warnings)?;
@@ -231,7 +232,7 @@ fn tolerate_file_asymmetry(
     if rel <= tolerance {
         return am
             .with_symmetry_tolerance(tolerance.max(DEFAULT_SYMMETRY_TOLERANCE))
-            .map_err(|e| AdapterError::config(format!("{loc}: {e}")));
+            .map_err(|source| SetupError::Coefficients { loc: loc.clone(), source }.into());
     }
     const DOF: [&str; 6] = ["surge", "sway", "heave", "roll", "pitch", "yaw"];
     warnings.warning(
@@ -248,7 +249,8 @@ fn tolerate_file_asymmetry(
             a[(l, k)]
         ),
     );
-    am.with_symmetry_tolerance(rel * (1.0 + 1e-9)).map_err(|e| AdapterError::config(format!("{loc}: {e}")))
+    am.with_symmetry_tolerance(rel * (1.0 + 1e-9))
+        .map_err(|source| SetupError::Coefficients { loc: loc.clone(), source }.into())
 }
 
 /// Row blocks (6 × 6N) and cgs of a file's first N bodies.
@@ -263,8 +265,8 @@ fn from_h5(
     warnings: &mut Diagnostics,
 ) -> AdapterResult<FileCoefficients> {
     let path = file.data_file(filename);
-    let data = tidelink_bemio::read(&path)
-        .map_err(|e| AdapterError::config(format!("{loc}: added_mass.h5_filename `{filename}`: {e}")))?;
+    let file_error = |source| SetupError::File { loc: loc.clone(), filename: filename.to_string(), source };
+    let data = tidelink_bemio::read(&path).map_err(file_error)?;
     let (nf, nc) = (data.bodies.len(), coupled.len());
     if nf < nc {
         return Err(AdapterError::config(format!(
@@ -286,8 +288,7 @@ fn from_h5(
         );
     }
     let ours: Vec<&str> = coupled.iter().map(|c| c.name.as_str()).collect();
-    let name_warnings = tidelink_bemio::check_body_names(&data, &ours, false)
-        .map_err(|e| AdapterError::config(format!("{loc}: added_mass.h5_filename `{filename}`: {e}")))?;
+    let name_warnings = tidelink_bemio::check_body_names(&data, &ours, false).map_err(file_error)?;
     for w in name_warnings {
         warnings.warning(
             loc.clone(),

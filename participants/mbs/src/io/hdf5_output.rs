@@ -7,6 +7,7 @@
 //! the file the attributes `case`, `participant` and `run_at` (UTC) of its run.
 
 use crate::io::output::Row;
+use crate::io::schedule::Schedule;
 use hdf5::types::VarLenUnicode;
 use hdf5_metno as hdf5;
 use std::path::{Path, PathBuf};
@@ -27,8 +28,7 @@ fn text_attr(loc: &hdf5::Location, name: &str, value: &str) -> hdf5::Result<()> 
 pub struct Hdf5Output {
     path: PathBuf,
     bodies: Vec<(String, Vec<Row>)>,
-    fps: Option<f64>,
-    next_frame: f64,
+    schedule: Schedule,
     /// Rows pushed since the file was last written.
     unwritten: bool,
     links: Vec<(String, Vec<f64>)>,
@@ -43,8 +43,7 @@ impl Hdf5Output {
         Hdf5Output {
             path: path.to_path_buf(),
             bodies: bodies.iter().map(|b| (b.to_string(), Vec::new())).collect(),
-            fps,
-            next_frame: 0.0,
+            schedule: Schedule::new(fps),
             unwritten: false,
             links: Vec::new(),
             link_time: Vec::new(),
@@ -64,14 +63,7 @@ impl Hdf5Output {
     }
     /// Whether a row is due at `time` (the CSV output's schedule).
     pub fn due(&mut self, time: f64) -> bool {
-        let Some(fps) = self.fps else { return true };
-        let frame = time * fps;
-        let slack = 1e-9 * frame.abs().max(1.0);
-        if frame + slack < self.next_frame {
-            return false;
-        }
-        self.next_frame = (frame + slack).floor() + 1.0;
-        true
+        self.schedule.due(time)
     }
     /// The file written, for the run report.
     pub fn path(&self) -> &Path {

@@ -1,7 +1,7 @@
 //! Files in and out: Chrono's MBS model file ([`model_yaml`], with its shapes in `shape_yaml`) and
 //! solver file ([`solver_yaml`]) into solver structs; the body states out as CSV ([`output`]), HDF5
 //! ([`hdf5_output`]), a ParaView scene of the bodies' shapes ([`scene`]) and PNG plots ([`plot`]); the links'
-//! absorbed power ([`link_output`]).
+//! absorbed power ([`link_output`]); all of them on one schedule of output times ([`schedule`]).
 
 pub mod hdf5_output;
 pub mod link_output;
@@ -9,6 +9,7 @@ pub mod model_yaml;
 pub mod output;
 pub mod plot;
 pub mod scene;
+pub mod schedule;
 mod shape_yaml;
 pub mod solver_yaml;
 mod tessellate;

@@ -3,6 +3,7 @@
 //! names the columns with their units; numbers are in their shortest round-trip form
 //! (`records::number`), so reading a file back gives the exact values the solver had.
 
+use super::schedule::Schedule;
 use nalgebra::Vector3;
 use std::fs::File;
 use std::io::{self, BufRead, BufWriter, Write};
@@ -36,8 +37,7 @@ pub struct Row {
 /// Writers for the bodies' files and the output schedule.
 pub struct CsvOutput {
     files: Vec<(PathBuf, BufWriter<File>)>,
-    fps: Option<f64>,
-    next_frame: f64,
+    schedule: Schedule,
 }
 
 impl CsvOutput {
@@ -54,7 +54,7 @@ impl CsvOutput {
             writeln!(w, "{HEADER}")?;
             files.push((path, w));
         }
-        Ok(CsvOutput { files, fps, next_frame: 0.0 })
+        Ok(CsvOutput { files, schedule: Schedule::new(fps) })
     }
 
     /// The files, in the order of the names given to [`Self::create`].
@@ -64,14 +64,7 @@ impl CsvOutput {
 
     /// Whether a row is due at coupled time `time` (and, if so, books the next one).
     pub fn due(&mut self, time: f64) -> bool {
-        let Some(fps) = self.fps else { return true };
-        // A relative slack absorbs the round-off of summed window sizes.
-        let frame = time * fps;
-        if frame + 1e-9 * frame.abs().max(1.0) < self.next_frame {
-            return false;
-        }
-        self.next_frame = (frame + 1e-9 * frame.abs().max(1.0)).floor() + 1.0;
-        true
+        self.schedule.due(time)
     }
 
     /// Appends `row` to the file of body number `index`.

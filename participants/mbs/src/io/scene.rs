@@ -3,12 +3,34 @@
 //! and the index `bodies.pvd` beside the other outputs, so ParaView plays the run. Each
 //! triangle carries the cell scalar `body` (the body's number in the model's order).
 
+use crate::io::schedule::Schedule;
 use crate::io::tessellate::{body_frame_triangles, Triangles};
 use nalgebra::{Isometry3, Point3};
 use std::path::{Path, PathBuf};
+use thiserror::Error;
 use tidelink_mbs_solver::dynamics::body_set::BodyHandle;
 use tidelink_mbs_solver::geometry::shape::BodyShape;
-use tidelink_vtk::{CellType, PvdIndex, UnstructuredGrid, VtuOptions};
+use tidelink_vtk::{CellType, PvdIndex, UnstructuredGrid, VtkError, VtuOptions};
+
+/// Why the scene could not be set up or written.
+#[derive(Debug, Error)]
+pub enum SceneError {
+    /// A shape cannot be drawn (a mesh file missing or unreadable); the message names the file.
+    #[error("{0}")]
+    Shape(String),
+    /// The `scene` folder could not be created.
+    #[error("{}: {source}", path.display())]
+    Folder {
+        /// The folder.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A VTU file or the index could not be written.
+    #[error(transparent)]
+    Vtk(#[from] VtkError),
+}
 
 /// The scene being written: the shapes in their bodies' frames, the index, the schedule.
 pub struct Scene {
@@ -16,14 +38,13 @@ pub struct Scene {
     shapes: Vec<(BodyHandle, f64, Triangles)>,
     pvd: PvdIndex,
     frame: usize,
-    fps: Option<f64>,
-    next_frame: f64,
+    schedule: Schedule,
 }
 
 /// Whether every shape can be drawn (mesh files readable), so `--check` finds what the run's
 /// first output would stop on.
-pub fn check(shapes: &[BodyShape], model_dir: &Path) -> Result<(), String> {
-    shapes.iter().try_for_each(|s| body_frame_triangles(s, model_dir).map(|_| ()))
+pub fn check(shapes: &[BodyShape], model_dir: &Path) -> Result<(), SceneError> {
+    shapes.iter().try_for_each(|s| body_frame_triangles(s, model_dir).map(|_| ()).map_err(SceneError::Shape))
 }
 
 impl Scene {
@@ -35,23 +56,23 @@ impl Scene {
         bodies: &[BodyHandle],
         model_dir: &Path,
         fps: Option<f64>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, SceneError> {
         let mut drawn = Vec::new();
         for (k, &b) in bodies.iter().enumerate() {
             let own: Vec<&BodyShape> = shapes.iter().filter(|s| s.body == b).collect();
             let visual: Vec<&BodyShape> = own.iter().copied().filter(|s| !s.contact).collect();
             for s in if visual.is_empty() { own } else { visual } {
-                drawn.push((b, k as f64, body_frame_triangles(s, model_dir)?));
+                drawn.push((b, k as f64, body_frame_triangles(s, model_dir).map_err(SceneError::Shape)?));
             }
         }
-        std::fs::create_dir_all(dir.join("scene")).map_err(|e| format!("{}: {e}", dir.join("scene").display()))?;
+        let folder = dir.join("scene");
+        std::fs::create_dir_all(&folder).map_err(|source| SceneError::Folder { path: folder, source })?;
         Ok(Scene {
             dir: dir.to_path_buf(),
             shapes: drawn,
             pvd: PvdIndex::new(dir.join("bodies.pvd")),
             frame: 0,
-            fps,
-            next_frame: 0.0,
+            schedule: Schedule::new(fps),
         })
     }
 
@@ -62,19 +83,12 @@ impl Scene {
 
     /// Whether a frame is due at `time` (the body outputs' schedule).
     pub fn due(&mut self, time: f64) -> bool {
-        let Some(fps) = self.fps else { return true };
-        let frame = time * fps;
-        let slack = 1e-9 * frame.abs().max(1.0);
-        if frame + slack < self.next_frame {
-            return false;
-        }
-        self.next_frame = (frame + slack).floor() + 1.0;
-        true
+        self.schedule.due(time)
     }
 
     /// Writes the frame at `time`, each shape placed by its body's pose (`pose` of a handle;
     /// a body without a pose is left out), and adds it to the index.
-    pub fn write(&mut self, time: f64, pose: impl Fn(BodyHandle) -> Option<Isometry3<f64>>) -> Result<(), String> {
+    pub fn write(&mut self, time: f64, pose: impl Fn(BodyHandle) -> Option<Isometry3<f64>>) -> Result<(), SceneError> {
         let mut points = Vec::new();
         let mut tris = Vec::new();
         let mut body = Vec::new();
@@ -89,12 +103,11 @@ impl Scene {
             body.extend(std::iter::repeat_n(*number, t.len()));
         }
         let mut grid = UnstructuredGrid::new(points);
-        let e = |e: tidelink_vtk::VtkError| e.to_string();
-        grid.add_cells(CellType::Triangle, &tris).map_err(e)?;
-        grid.add_cell_scalars("body", body).map_err(e)?;
+        grid.add_cells(CellType::Triangle, &tris)?;
+        grid.add_cell_scalars("body", body)?;
         let name = format!("scene/bodies_{:06}.vtu", self.frame);
-        grid.write(&self.dir.join(&name), &VtuOptions::default()).map_err(e)?;
-        self.pvd.push(time, 0, &name).map_err(e)?;
+        grid.write(&self.dir.join(&name), &VtuOptions::default())?;
+        self.pvd.push(time, 0, &name)?;
         self.frame += 1;
         Ok(())
     }

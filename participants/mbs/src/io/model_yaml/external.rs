@@ -5,7 +5,6 @@
 //! modules before the first step.
 
 use super::schema::{ExternalForceEntry, ExternalPtoEntry};
-use crate::external::{ModuleClient, ModuleSpec};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -16,6 +15,7 @@ use tidelink_mbs_solver::dynamics::force_element::ForceElementSet;
 use tidelink_mbs_solver::external::body_force::{BODY_FORCE_KIND, BODY_OUTPUTS};
 use tidelink_mbs_solver::external::LinkKind;
 use tidelink_mbs_solver::{ExternalBodyForce, ExternalLink, Rsda, SharedLaw, Tsda};
+use tidelink_pto::{ModuleClient, ModuleSpec};
 
 /// The reply timeout when `timeout_ms` is not given.
 pub const DEFAULT_TIMEOUT_MS: u64 = 20_000;

@@ -6,10 +6,10 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::time::Duration;
-use tidelink_mbs::external::replay::{read_trace, replay, LinkKind};
-use tidelink_mbs::external::{ModuleClient, ModuleSpec};
 use tidelink_mbs_solver::external::LEAN_CHANNELS;
 use tidelink_mbs_solver::ExternalLaw;
+use tidelink_pto::replay::{read_trace, replay, LinkKind};
+use tidelink_pto::{ModuleClient, ModuleSpec};
 
 #[derive(Parser)]
 #[command(name = "tidelink-pto", about = "Tools for external force modules (power take-off laws in Python or MATLAB).")]

@@ -5,12 +5,12 @@
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use tidelink_mbs::external::replay::{read_trace, replay, Replay};
-use tidelink_mbs::external::{ModuleClient, ModuleSpec};
 use tidelink_mbs_solver::ExternalLaw;
+use tidelink_pto::replay::{read_trace, replay, Replay};
+use tidelink_pto::{ModuleClient, ModuleSpec};
 
 fn module(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../pto/examples").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples").join(name)
 }
 
 fn run(name: &str, config: serde_json::Value, trace: &[[f64; 3]], limit: Option<f64>) -> Replay {

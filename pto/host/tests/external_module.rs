@@ -6,8 +6,8 @@
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use tidelink_mbs::external::{ModuleClient, ModuleSpec};
 use tidelink_mbs_solver::ExternalLaw;
+use tidelink_pto::{ModuleClient, ModuleSpec};
 
 fn here() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/modules")

@@ -94,7 +94,7 @@ impl ModuleClient {
     }
 
     /// Fails this client for good: the process is terminated and reaped, later calls refused.
-    fn fail(&mut self, op: &str, sent: &Value, why: String) -> ExternalLawError {
+    fn fail(&mut self, op: &str, sent: &Value, why: impl std::fmt::Display) -> ExternalLawError {
         if let Some(mut p) = self.process.take() {
             p.terminate();
         }
@@ -112,7 +112,7 @@ impl ModuleClient {
             return Ok(());
         }
         self.launch_process()?;
-        let launched = self.launched.take().ok_or_else(|| self.fail("spawn", &Value::Null, "not started".into()))?;
+        let launched = self.launched.take().ok_or_else(|| self.fail("spawn", &Value::Null, "not started"))?;
         let process = launched.connect(self.spec.timeout).map_err(|why| self.fail("spawn", &Value::Null, why))?;
         self.process = Some(process);
         let msg = protocol::initialize(&Initialize {
@@ -148,7 +148,7 @@ impl ModuleClient {
 
     fn request(&mut self, op: &str, msg: &Value) -> Result<Value, ExternalLawError> {
         let Some(p) = self.process.as_mut() else {
-            return Err(self.fail(op, msg, "the module is not running".into()));
+            return Err(self.fail(op, msg, "the module is not running"));
         };
         p.request(msg).map_err(|why| self.fail(op, msg, why))
     }

@@ -10,6 +10,90 @@ use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// [`SPIN_ENV`] holds something other than a poll time.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{SPIN_ENV}={value:?} is not a poll time: give whole microseconds from 0 (off) to 1000000, or unset it")]
+pub struct SpinError {
+    /// What the variable holds (trimmed).
+    pub value: String,
+}
+
+/// Why a module process could not be started, connected or asked; the message says what
+/// happened to it (the client adds the module, the op and what was sent).
+#[derive(Debug, Error)]
+pub enum ProcessError {
+    /// No program to run.
+    #[error("the command is empty")]
+    EmptyCommand,
+    /// The poll time of [`SPIN_ENV`] is not one.
+    #[error(transparent)]
+    Spin(#[from] SpinError),
+    /// No port to listen on.
+    #[error("cannot listen on 127.0.0.1: {0}")]
+    Listen(#[source] io::Error),
+    /// The program could not be started (not found, not executable).
+    #[error("cannot start {argv:?}: {source}")]
+    Start {
+        /// The command line as run.
+        argv: Vec<String>,
+        /// The operating system's error.
+        #[source]
+        source: io::Error,
+    },
+    /// The listening socket could not be set up.
+    #[error("{0}")]
+    Socket(#[source] io::Error),
+    /// Accepting the module's connection failed.
+    #[error("accepting its connection failed: {0}")]
+    Accept(#[source] io::Error),
+    /// The module ended before it connected.
+    #[error("it exited ({status}) before connecting to port {port}")]
+    ExitedBeforeConnecting {
+        /// Its exit status.
+        status: ExitStatus,
+        /// The port it was given.
+        port: u16,
+    },
+    /// The module did not connect in time.
+    #[error("it did not connect to port {port} within {ms} ms")]
+    NoConnection {
+        /// The port it was given.
+        port: u16,
+        /// How long it was waited for.
+        ms: u128,
+    },
+    /// The accepted connection could not be set up (blocking, delays, timeouts).
+    #[error("setting up its connection failed: {0}")]
+    Setup(#[source] io::Error),
+    /// The child was already taken (a second connect).
+    #[error("the module process is gone")]
+    Gone,
+    /// No reply came within the timeout.
+    #[error("no reply within the timeout of {ms} ms")]
+    Timeout {
+        /// The timeout.
+        ms: u128,
+    },
+    /// The module ended while it was being asked.
+    #[error("the module process exited ({status}) while {doing}")]
+    Exited {
+        /// Its exit status.
+        status: ExitStatus,
+        /// `sending` or `waiting for the reply`.
+        doing: &'static str,
+    },
+    /// Sending or reading a frame failed otherwise.
+    #[error("{doing} failed: {source}")]
+    Frame {
+        /// `sending` or `waiting for the reply`.
+        doing: &'static str,
+        /// What was wrong with the frame or the connection.
+        #[source]
+        source: FrameError,
+    },
+}
 
 /// The least time a starting module gets to connect.
 pub const MIN_CONNECT: Duration = Duration::from_secs(10);
@@ -22,16 +106,19 @@ pub const REPLY_SPIN: Duration = Duration::from_micros(100);
 
 /// [`REPLY_SPIN`], or the whole microseconds (0 to 1 000 000) [`SPIN_ENV`] gives; anything
 /// else is an error naming the variable.
-fn reply_spin() -> Result<Duration, String> {
+fn reply_spin() -> Result<Duration, SpinError> {
     spin_from(std::env::var(SPIN_ENV).ok().as_deref())
 }
 
-fn spin_from(text: Option<&str>) -> Result<Duration, String> {
+fn spin_from(text: Option<&str>) -> Result<Duration, SpinError> {
     match text.map(str::trim) {
         None | Some("") => Ok(REPLY_SPIN),
-        Some(t) => t.parse::<u64>().ok().filter(|us| *us <= 1_000_000).map(Duration::from_micros).ok_or_else(|| {
-            format!("{SPIN_ENV}={t:?} is not a poll time: give whole microseconds from 0 (off) to 1000000, or unset it")
-        }),
+        Some(t) => t
+            .parse::<u64>()
+            .ok()
+            .filter(|us| *us <= 1_000_000)
+            .map(Duration::from_micros)
+            .ok_or_else(|| SpinError { value: t.to_string() }),
     }
 }
 
@@ -84,14 +171,14 @@ pub struct Launched {
 impl Launched {
     /// Starts `command` (relative `.py` paths against `dir`; `python` falls back to `python3`
     /// when not found) with `--tidelink-port N` appended, listening on that port; returns at once.
-    pub fn start(command: &[String], dir: &Path) -> Result<Self, String> {
+    pub fn start(command: &[String], dir: &Path) -> Result<Self, ProcessError> {
         if command.is_empty() {
-            return Err("the command is empty".into());
+            return Err(ProcessError::EmptyCommand);
         }
         let spin = reply_spin()?;
         let argv = resolve(command, dir);
-        let listener = TcpListener::bind(("127.0.0.1", 0)).map_err(|e| format!("cannot listen on 127.0.0.1: {e}"))?;
-        let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+        let listener = TcpListener::bind(("127.0.0.1", 0)).map_err(ProcessError::Listen)?;
+        let port = listener.local_addr().map_err(ProcessError::Socket)?.port();
         let child = match start(&argv, port) {
             Err(e) if e.kind() == io::ErrorKind::NotFound && argv[0] == "python" => {
                 let mut again = argv.clone();
@@ -100,25 +187,30 @@ impl Launched {
             }
             other => other,
         }
-        .map_err(|e| format!("cannot start {:?}: {e}", argv))?;
+        .map_err(|source| ProcessError::Start { argv: argv.clone(), source })?;
         let mut launched = Launched { child: Some(child), spin, listener, port };
-        launched.listener.set_nonblocking(true).map_err(|e| launched.abandon(e.to_string()))?;
+        launched.listener.set_nonblocking(true).map_err(|e| launched.abandon(ProcessError::Socket(e)))?;
         Ok(launched)
     }
 
-    /// Kills and reaps the child; returns `msg` for the caller's error.
-    fn abandon(&mut self, msg: String) -> String {
+    /// Kills and reaps the child, if not done already.
+    fn kill(&mut self) {
         if let Some(mut child) = self.child.take() {
             let _ = child.kill();
             let _ = child.wait();
         }
-        msg
+    }
+
+    /// Kills and reaps the child; returns `e` for the caller's error.
+    fn abandon(&mut self, e: ProcessError) -> ProcessError {
+        self.kill();
+        e
     }
 
     /// Waits at most `timeout` for the module to connect (at least [`MIN_CONNECT`]: an
     /// interpreter can take seconds to start on a busy machine, while replies are held to
     /// `timeout` itself).
-    pub fn connect(mut self, timeout: Duration) -> Result<ModuleProcess, String> {
+    pub fn connect(mut self, timeout: Duration) -> Result<ModuleProcess, ProcessError> {
         let port = self.port;
         let connect = timeout.max(MIN_CONNECT);
         let deadline = Instant::now() + connect;
@@ -126,16 +218,14 @@ impl Launched {
             match self.listener.accept() {
                 Ok((s, _)) => break s,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
-                Err(e) => return Err(self.abandon(format!("accepting its connection failed: {e}"))),
+                Err(e) => return Err(self.abandon(ProcessError::Accept(e))),
             }
             if let Some(Ok(Some(status))) = self.child.as_mut().map(Child::try_wait) {
                 self.child = None;
-                return Err(format!("it exited ({status}) before connecting to port {port}"));
+                return Err(ProcessError::ExitedBeforeConnecting { status, port });
             }
             if Instant::now() >= deadline {
-                return Err(
-                    self.abandon(format!("it did not connect to port {port} within {} ms", connect.as_millis()))
-                );
+                return Err(self.abandon(ProcessError::NoConnection { port, ms: connect.as_millis() }));
             }
             std::thread::sleep(Duration::from_millis(1));
         };
@@ -146,22 +236,22 @@ impl Launched {
             stream.set_write_timeout(Some(timeout))
         })();
         if let Err(e) = setup {
-            return Err(self.abandon(format!("setting up its connection failed: {e}")));
+            return Err(self.abandon(ProcessError::Setup(e)));
         }
-        let child = self.child.take().ok_or("the module process is gone")?;
+        let child = self.child.take().ok_or(ProcessError::Gone)?;
         Ok(ModuleProcess { child, stream, timeout, spin: self.spin, reaped: None })
     }
 }
 
 impl Drop for Launched {
     fn drop(&mut self) {
-        self.abandon(String::new());
+        self.kill();
     }
 }
 
 impl ModuleProcess {
     /// [`Launched::start`] then [`Launched::connect`]: a module started and connected.
-    pub fn spawn(command: &[String], dir: &Path, timeout: Duration) -> Result<Self, String> {
+    pub fn spawn(command: &[String], dir: &Path, timeout: Duration) -> Result<Self, ProcessError> {
         Launched::start(command, dir)?.connect(timeout)
     }
 
@@ -172,7 +262,7 @@ impl ModuleProcess {
 
     /// Sends `msg` and waits for one reply frame; errors say what happened (timeout, the
     /// process gone and its exit status, a malformed frame).
-    pub fn request(&mut self, msg: &Value) -> Result<Value, String> {
+    pub fn request(&mut self, msg: &Value) -> Result<Value, ProcessError> {
         if let Err(e) = write_frame(&mut self.stream, msg) {
             return Err(self.explain(FrameError::Io(e), "sending"));
         }
@@ -202,10 +292,10 @@ impl ModuleProcess {
         let _ = self.stream.set_nonblocking(false);
     }
 
-    fn explain(&mut self, e: FrameError, doing: &str) -> String {
+    fn explain(&mut self, e: FrameError, doing: &'static str) -> ProcessError {
         let timed_out = matches!(&e, FrameError::Io(io) if matches!(io.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut));
         if timed_out {
-            return format!("no reply within the timeout of {} ms", self.timeout.as_millis());
+            return ProcessError::Timeout { ms: self.timeout.as_millis() };
         }
         // Give a dying process a moment, so the message can say it died.
         let died = (0..50).find_map(|_| match self.child.try_wait() {
@@ -218,9 +308,9 @@ impl ModuleProcess {
         match died {
             Some(status) => {
                 self.reaped = Some(status);
-                format!("the module process exited ({status}) while {doing}")
+                ProcessError::Exited { status, doing }
             }
-            None => format!("{doing} failed: {e}"),
+            None => ProcessError::Frame { doing, source: e },
         }
     }
 
@@ -267,7 +357,7 @@ mod tests {
         assert_eq!(spin_from(Some("0")), Ok(Duration::ZERO));
         assert_eq!(spin_from(Some(" 250 ")), Ok(Duration::from_micros(250)));
         for bad in ["abc", "-5", "1.5", "2000000"] {
-            let e = spin_from(Some(bad)).unwrap_err();
+            let e = spin_from(Some(bad)).unwrap_err().to_string();
             assert!(e.contains("TIDELINK_PTO_SPIN_US") && e.contains(bad), "{e}");
         }
     }

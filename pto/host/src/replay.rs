@@ -3,10 +3,82 @@
 //! then commit), reporting the force, the absorbed power `P = −F·v`, the cumulative energy
 //! (trapezoidal rule over the rows) and the rows where the force sits at a limit.
 
-use anyhow::{bail, Context, Result};
-use std::path::Path;
-use tidelink_adapter_core::records::number;
-use tidelink_mbs_solver::ExternalLaw;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+use tidelink_mbs_solver::{ExternalLaw, ExternalLawError};
+
+/// Why a trace could not be read or replayed; the message names the file and line.
+#[derive(Debug, Error)]
+pub enum ReplayError {
+    /// The trace file could not be read.
+    #[error("reading the trace {}: {source}", path.display())]
+    Read {
+        /// The trace.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A row after the first is not numbers.
+    #[error("{}:{line}: not three numbers: {text}", path.display())]
+    NotNumbers {
+        /// The trace.
+        path: PathBuf,
+        /// Its line (from 1).
+        line: usize,
+        /// The row.
+        text: String,
+    },
+    /// A row has another number of columns than three.
+    #[error("{}:{line}: {columns} columns; a trace has time,displacement,velocity", path.display())]
+    Columns {
+        /// The trace.
+        path: PathBuf,
+        /// Its line (from 1).
+        line: usize,
+        /// How many it has.
+        columns: usize,
+    },
+    /// A value is infinite or NaN.
+    #[error("{}:{line}: a value is not finite", path.display())]
+    NotFinite {
+        /// The trace.
+        path: PathBuf,
+        /// Its line (from 1).
+        line: usize,
+    },
+    /// The times do not increase strictly.
+    #[error("{}:{line}: time {time} does not increase", path.display())]
+    NotIncreasing {
+        /// The trace.
+        path: PathBuf,
+        /// Its line (from 1).
+        line: usize,
+        /// The row's time.
+        time: f64,
+    },
+    /// No rows at all.
+    #[error("{}: the trace has no rows", path.display())]
+    Empty {
+        /// The trace.
+        path: PathBuf,
+    },
+    /// The module failed (its message names it, the op and what was sent).
+    #[error(transparent)]
+    Module(#[from] ExternalLawError),
+}
+
+/// `x` in its shortest round-trip form, plain or with an exponent, whichever is shorter (as
+/// the participants' CSV files write numbers).
+fn number(x: f64) -> String {
+    let plain = format!("{x}");
+    let exp = format!("{x:e}");
+    if exp.len() < plain.len() {
+        exp
+    } else {
+        plain
+    }
+}
 
 /// One replayed row.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -84,8 +156,10 @@ impl Replay {
 
 /// Reads a trace: CSV rows `time,displacement,velocity` (a header line and `#` comments are
 /// skipped), times strictly increasing.
-pub fn read_trace(path: &Path) -> Result<Vec<[f64; 3]>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading the trace {}", path.display()))?;
+pub fn read_trace(path: &Path) -> Result<Vec<[f64; 3]>, ReplayError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|source| ReplayError::Read { path: path.to_path_buf(), source })?;
+    let path = path.to_path_buf();
     let mut rows: Vec<[f64; 3]> = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -98,27 +172,27 @@ pub fn read_trace(path: &Path) -> Result<Vec<[f64; 3]>> {
             if rows.is_empty() {
                 continue; // the header
             }
-            bail!("{}:{}: not three numbers: {line}", path.display(), i + 1);
+            return Err(ReplayError::NotNumbers { path, line: i + 1, text: line.to_string() });
         };
         let [t, x, v] = nums[..] else {
-            bail!("{}:{}: {} columns; a trace has time,displacement,velocity", path.display(), i + 1, nums.len());
+            return Err(ReplayError::Columns { path, line: i + 1, columns: nums.len() });
         };
         if !(t.is_finite() && x.is_finite() && v.is_finite()) {
-            bail!("{}:{}: a value is not finite", path.display(), i + 1);
+            return Err(ReplayError::NotFinite { path, line: i + 1 });
         }
         if rows.last().is_some_and(|r| t <= r[0]) {
-            bail!("{}:{}: time {t} does not increase", path.display(), i + 1);
+            return Err(ReplayError::NotIncreasing { path, line: i + 1, time: t });
         }
         rows.push([t, x, v]);
     }
     if rows.is_empty() {
-        bail!("{}: the trace has no rows", path.display());
+        return Err(ReplayError::Empty { path });
     }
     Ok(rows)
 }
 
 /// Drives `module` through `trace`; `limit` marks rows whose `|F|` reaches it.
-pub fn replay(module: &mut dyn ExternalLaw, trace: &[[f64; 3]], limit: Option<f64>) -> Result<Replay> {
+pub fn replay(module: &mut dyn ExternalLaw, trace: &[[f64; 3]], limit: Option<f64>) -> Result<Replay, ReplayError> {
     let mut rows: Vec<ReplayRow> = Vec::with_capacity(trace.len());
     for (i, &[time, displacement, velocity]) in trace.iter().enumerate() {
         let dt = match (trace.get(i + 1), i.checked_sub(1).map(|j| trace[j])) {

@@ -1,11 +1,14 @@
-//! External force modules: a user's power take-off or controller in its own process (Python,
-//! MATLAB, anything that speaks the protocol), driving a TSDA or RSDA of the model.
+//! `tidelink-pto`: the host of external force modules, a user's power take-off or controller in
+//! its own process (Python, MATLAB, anything that speaks the protocol) driving a TSDA, an RSDA or
+//! a body force of an MBS model. The MBS participant uses it; it knows nothing of coupling.
 //!
 //! [`frame`] is the wire format (4-byte big-endian length + UTF-8 JSON), [`protocol`] the
 //! messages of protocol v1 and the checks on the replies, [`process`] the child's lifecycle
 //! (spawn with `--tidelink-port N`, accept, terminate and reap), [`client`] the module as the
 //! solver's [`tidelink_mbs_solver::ExternalLaw`], [`replay`] a trace driven through a module
 //! without a simulation (`tidelink-pto replay`). docs/external-modules.md is the user guide.
+
+#![warn(missing_docs)]
 
 pub mod client;
 pub mod frame;

@@ -7,6 +7,7 @@
 //! array of exactly `n_outputs` numbers.
 
 use serde_json::{json, Value};
+use thiserror::Error;
 
 /// The protocol version sent in `initialize`.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -61,51 +62,103 @@ pub fn bare(op: &str) -> Value {
     json!({ "op": op })
 }
 
+/// What is wrong with a module's reply; the message says which key or value.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum ReplyError {
+    /// The reply is not an object (its JSON, cut short).
+    #[error("the reply is not a JSON object: {0}")]
+    NotAnObject(String),
+    /// The module answered a status other than `ok`, with its `message`.
+    #[error("the module answered status \"{status}\": {message}")]
+    Status {
+        /// The status it answered.
+        status: String,
+        /// Its `message`, or `(no message)`.
+        message: String,
+    },
+    /// The reply has no string `status` (its JSON, cut short).
+    #[error("the reply has no string `status`: {0}")]
+    NoStatus(String),
+    /// A text field of the `initialize` reply holds something else.
+    #[error("`{key}` must be a string, got {value}")]
+    NotText {
+        /// `name` or `version`.
+        key: String,
+        /// What it holds.
+        value: String,
+    },
+    /// A required field of the `initialize` reply is missing.
+    #[error("the initialize reply lacks `{0}` (name, version and n_states are required)")]
+    Lacks(String),
+    /// `n_states` is not a non-negative integer.
+    #[error("`n_states` must be a non-negative integer, got {0}")]
+    States(String),
+    /// The `evaluate` reply has no `out` array (its JSON, cut short).
+    #[error("the evaluate reply has no `out` array: {0}")]
+    NoOut(String),
+    /// `out` holds another number of values than announced.
+    #[error("`out` has {got} values, {expected} expected")]
+    OutLength {
+        /// Values in `out`.
+        got: usize,
+        /// `n_outputs` of `initialize`.
+        expected: usize,
+    },
+    /// A value of `out` is not a finite number.
+    #[error("`out[{index}]` is not a finite number: {value}")]
+    NotFinite {
+        /// Its place in `out`.
+        index: usize,
+        /// What it is.
+        value: String,
+    },
+}
+
 /// The reply's object, if its status is `ok`; else what is wrong with it.
-pub fn check_status(reply: &Value) -> Result<&serde_json::Map<String, Value>, String> {
+pub fn check_status(reply: &Value) -> Result<&serde_json::Map<String, Value>, ReplyError> {
     let Some(obj) = reply.as_object() else {
-        return Err(format!("the reply is not a JSON object: {}", short(reply)));
+        return Err(ReplyError::NotAnObject(short(reply)));
     };
     match obj.get("status").and_then(Value::as_str) {
         Some("ok") => Ok(obj),
         Some(other) => {
             let msg = obj.get("message").and_then(Value::as_str).unwrap_or("(no message)");
-            Err(format!("the module answered status \"{other}\": {msg}"))
+            Err(ReplyError::Status { status: other.to_string(), message: msg.to_string() })
         }
-        None => Err(format!("the reply has no string `status`: {}", short(reply))),
+        None => Err(ReplyError::NoStatus(short(reply))),
     }
 }
 
 /// The `initialize` reply's `name`, `version`, `n_states`.
-pub fn module_info(reply: &Value) -> Result<ModuleInfo, String> {
+pub fn module_info(reply: &Value) -> Result<ModuleInfo, ReplyError> {
     let obj = check_status(reply)?;
     let text = |key: &str| match obj.get(key) {
         Some(Value::String(s)) => Ok(s.clone()),
         Some(Value::Number(n)) => Ok(n.to_string()),
-        Some(v) => Err(format!("`{key}` must be a string, got {v}")),
-        None => Err(format!("the initialize reply lacks `{key}` (name, version and n_states are required)")),
+        Some(v) => Err(ReplyError::NotText { key: key.to_string(), value: v.to_string() }),
+        None => Err(ReplyError::Lacks(key.to_string())),
     };
     let n_states = match obj.get("n_states") {
-        Some(v) => v.as_u64().ok_or_else(|| format!("`n_states` must be a non-negative integer, got {v}"))?,
-        None => return Err("the initialize reply lacks `n_states` (name, version and n_states are required)".into()),
+        Some(v) => v.as_u64().ok_or_else(|| ReplyError::States(v.to_string()))?,
+        None => return Err(ReplyError::Lacks("n_states".into())),
     };
     Ok(ModuleInfo { name: text("name")?, version: text("version")?, n_states })
 }
 
 /// The `evaluate` reply's `out`, checked to hold `n_outputs` finite numbers.
-pub fn outputs(reply: &Value, n_outputs: usize) -> Result<Vec<f64>, String> {
+pub fn outputs(reply: &Value, n_outputs: usize) -> Result<Vec<f64>, ReplyError> {
     let obj = check_status(reply)?;
     let Some(arr) = obj.get("out").and_then(Value::as_array) else {
-        return Err(format!("the evaluate reply has no `out` array: {}", short(reply)));
+        return Err(ReplyError::NoOut(short(reply)));
     };
     if arr.len() != n_outputs {
-        return Err(format!("`out` has {} values, {n_outputs} expected", arr.len()));
+        return Err(ReplyError::OutLength { got: arr.len(), expected: n_outputs });
     }
     arr.iter()
         .enumerate()
         .map(|(i, v)| match v.as_f64() {
             Some(x) if x.is_finite() => Ok(x),
-            _ => Err(format!("`out[{i}]` is not a finite number: {v}")),
+            _ => Err(ReplyError::NotFinite { index: i, value: v.to_string() }),
         })
         .collect()
 }
@@ -144,16 +197,16 @@ mod tests {
     fn replies_are_checked() {
         let ok = json!({"status": "ok", "name": "MyPTO", "version": "1.0", "n_states": 0});
         assert_eq!(module_info(&ok).unwrap(), ModuleInfo { name: "MyPTO".into(), version: "1.0".into(), n_states: 0 });
-        let e = module_info(&json!({"status": "ok", "name": "x", "version": "1"})).unwrap_err();
+        let e = module_info(&json!({"status": "ok", "name": "x", "version": "1"})).unwrap_err().to_string();
         assert!(e.contains("lacks `n_states`"), "{e}");
-        let e = outputs(&json!({"status": "error", "message": "division by zero"}), 1).unwrap_err();
+        let e = outputs(&json!({"status": "error", "message": "division by zero"}), 1).unwrap_err().to_string();
         assert!(e.contains("\"error\"") && e.contains("division by zero"), "{e}");
         assert_eq!(outputs(&json!({"status": "ok", "out": [-144000.0]}), 1).unwrap(), vec![-144000.0]);
-        let e = outputs(&json!({"status": "ok", "out": [1.0, 2.0]}), 1).unwrap_err();
+        let e = outputs(&json!({"status": "ok", "out": [1.0, 2.0]}), 1).unwrap_err().to_string();
         assert!(e.contains("2 values, 1 expected"), "{e}");
-        let e = outputs(&json!({"status": "ok", "out": ["a"]}), 1).unwrap_err();
+        let e = outputs(&json!({"status": "ok", "out": ["a"]}), 1).unwrap_err().to_string();
         assert!(e.contains("out[0]"), "{e}");
-        assert!(check_status(&json!([1])).unwrap_err().contains("not a JSON object"));
-        assert!(check_status(&json!({"out": []})).unwrap_err().contains("no string `status`"));
+        assert!(check_status(&json!([1])).unwrap_err().to_string().contains("not a JSON object"));
+        assert!(check_status(&json!({"out": []})).unwrap_err().to_string().contains("no string `status`"));
     }
 }

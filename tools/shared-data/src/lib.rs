@@ -13,6 +13,8 @@
 //! themselves `#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/…")]`, so without the
 //! data they show as `ignored`, with the reason, in `cargo test`'s output and summary.
 
+#![warn(missing_docs)]
+
 use std::path::{Path, PathBuf};
 
 /// Points at the shared folder instead of `<workspace root>/../shared`.

@@ -7,6 +7,9 @@
 //! phases, even slabs then odd ones, so no two concurrent tasks touch the same entry. In debug
 //! builds every write checks that discipline ([`Writer`]); release builds carry no check.
 
+// Index loops over the fixed-size lane arrays are the pattern the vectoriser handles best.
+#![allow(clippy::needless_range_loop)]
+
 use super::Rhs;
 use crate::neighbours::CellGrid;
 use crate::particles::LANES;

@@ -102,23 +102,7 @@ fn com_offset_body_swings_about_its_reference_frame() {
 
 /// A body on a prismatic joint along x, tied to ground by a TSDA (free length 1 m).
 fn spring_mass(k: f64, c: f64, element_numerical: bool) -> (BodySet, JointSet, ForceElementSet, BodyHandle) {
-    let mut bodies = BodySet::new(Vector3::new(0.0, 0.0, -G));
-    let ground = bodies.insert(RigidBodyBuilder::fixed().build().unwrap());
-    let mass = bodies.insert(
-        RigidBodyBuilder::dynamic(2.0, Vector3::repeat(0.1))
-            .reference_pose(Isometry3::translation(1.1, 0.0, 0.0))
-            .build()
-            .unwrap(),
-    );
-    let mut joints = JointSet::new();
-    let frame = Isometry3::from_parts(
-        Translation3::new(1.1, 0.0, 0.0),
-        UnitQuaternion::rotation_between(&Vector3::z(), &Vector3::x()).unwrap(),
-    );
-    joints.insert(Joint::new("slider", JointKind::Prismatic, &bodies, ground, mass, frame).unwrap());
-    let tsda =
-        Tsda::new("spring", &bodies, ground, mass, Vector3::zeros(), Vector3::new(1.1, 0.0, 0.0), k, c, 0.0, 1.0)
-            .unwrap();
+    let (bodies, joints, tsda, mass) = tidelink_mbs_solver::fixtures::tsda_slider("spring", k, c);
     let mut forces = ForceElementSet::new();
     if element_numerical {
         forces.insert(Box::new(NoJacobian(tsda)));
@@ -298,12 +282,6 @@ impl ForceElement for NoJacobian {
     }
     fn wrenches(&self, bodies: &BodySet) -> [Wrench; 2] {
         self.0.wrenches(bodies)
-    }
-    fn clone_box(&self) -> Box<dyn ForceElement> {
-        Box::new(self.clone())
-    }
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
     }
 }
 

@@ -6,7 +6,8 @@
 //! infinite-frequency added mass in the mass matrix, [`system`] the model and the
 //! [`MultibodySystem`] that one integrator advances, [`geometry`] the shapes attached to bodies,
 //! [`state`] bitwise save and restore, [`external`] force laws evaluated outside the solver
-//! (a user's power take-off in another process), once per time level.
+//! (a user's power take-off in another process), once per time level; [`fixtures`] small
+//! ready-made systems that tests share.
 
 #![warn(missing_docs)]
 
@@ -14,6 +15,7 @@ pub mod added_mass;
 pub mod dynamics;
 pub mod error;
 pub mod external;
+pub mod fixtures;
 pub mod geometry;
 pub mod solver;
 pub mod state;
@@ -31,7 +33,7 @@ pub use external::{ExternalBodyForce, ExternalLaw, ExternalLawError, ExternalLin
 pub use geometry::shape::{BodyShape, ShapeKind};
 pub use solver::euler_implicit::LinearizedImplicitEuler;
 pub use solver::hht::Hht;
-pub use solver::integrator::{Integrator, SemiImplicitEuler};
+pub use solver::integrator::{Integrator, Mechanism, SemiImplicitEuler};
 pub use state::{BodySetState, BodyState, IntegratorHistory};
 pub use system::model::Model;
 pub use system::MultibodySystem;

@@ -13,6 +13,7 @@ use std::time::Instant;
 use tidelink_sph_solver::Simulation;
 
 fn cpu_seconds() -> f64 {
+    // SAFETY: rusage is plain integers, for which all-zero bytes are a valid value.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: getrusage writes the struct we pass and nothing else.
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };

@@ -11,12 +11,13 @@
 // Index loops over the fixed-size lane arrays are the pattern the vectoriser handles best.
 #![allow(clippy::needless_range_loop)]
 
+use crate::dynamics::lanes::Group;
 use crate::dynamics::{wide_vectors, CHUNK};
 use crate::eos::Tait;
 use crate::kernel::PairKernel;
 use crate::neighbours::{CellGrid, Occupancy, RangeSink};
 use crate::parameters::BoundaryOptions;
-use crate::particles::{group, live, Packed, LANES};
+use crate::particles::{Packed, LANES};
 use rayon::prelude::*;
 
 /// Shepard sums of one marker: ΣW, Σ p W, Σ ρ W r (internal axes), Σ v W.
@@ -42,27 +43,17 @@ fn row<const D: usize, K: PairKernel>(
     let mut vw_l = [[0.0f32; LANES]; D];
     let mut j = s;
     while j < e {
-        let mask = live(e - j);
-        let xs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&fp.x[k], j));
-        let vs: [&[f32; LANES]; D] = std::array::from_fn(|k| group(&fp.v[k], j));
-        let rhos = group(&fp.rho, j);
-        let por = group(&fp.por, j);
+        let g = Group::<D>::at(fp, j, e);
         for l in 0..LANES {
-            let valid = mask[l];
-            let mut dx = [0.0f32; D];
-            let mut r2 = 0.0f32;
-            for k in 0..D {
-                dx[k] = me[k] - xs[k][l];
-                r2 += dx[k] * dx[k];
-            }
+            let (dx, r2) = g.offset(&me, l);
             let (w, _) = kernel.eval(r2.sqrt() * inv_h);
-            let w = w * valid;
-            let rho = rhos[l];
+            let w = w * g.mask[l];
+            let rho = g.rho[l];
             w_l[l] += w;
-            pw_l[l] += por[l] * rho * w;
+            pw_l[l] += g.por[l] * rho * w;
             for k in 0..D {
                 rw_l[k][l] += rho * w * dx[k];
-                vw_l[k][l] += vs[k][l] * w;
+                vw_l[k][l] += g.v[k][l] * w;
             }
         }
         j += LANES;

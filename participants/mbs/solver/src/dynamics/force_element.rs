@@ -34,8 +34,26 @@ pub struct StepStart<'a> {
     pub predicted: &'a BodySet,
 }
 
+/// The copy and downcast access every force element has by being `Clone + 'static` (a blanket
+/// implementation, so no element writes them out).
+pub trait ElementAccess {
+    /// A boxed copy of the element.
+    fn boxed_copy(&self) -> Box<dyn ForceElement>;
+    /// The element as `Any`.
+    fn any_mut(&mut self) -> &mut dyn std::any::Any;
+}
+
+impl<T: ForceElement + Clone + 'static> ElementAccess for T {
+    fn boxed_copy(&self) -> Box<dyn ForceElement> {
+        Box::new(self.clone())
+    }
+    fn any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+}
+
 /// A load between two bodies (either may be fixed).
-pub trait ForceElement: std::fmt::Debug + Send + Sync {
+pub trait ForceElement: std::fmt::Debug + Send + Sync + ElementAccess {
     /// The element's name, for messages.
     fn name(&self) -> &str;
     /// The two bodies it acts on.
@@ -63,10 +81,14 @@ pub trait ForceElement: std::fmt::Debug + Send + Sync {
         false
     }
     /// A boxed copy (force element sets are cloned with their models).
-    fn clone_box(&self) -> Box<dyn ForceElement>;
+    fn clone_box(&self) -> Box<dyn ForceElement> {
+        self.boxed_copy()
+    }
     /// The element as `Any`, so code that knows its type can change its coefficients
     /// ([`ForceElementSet::find_mut`]).
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self.any_mut()
+    }
 }
 
 /// All force elements of a system, in insertion order.

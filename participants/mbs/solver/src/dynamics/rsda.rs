@@ -139,12 +139,6 @@ impl ForceElement for Rsda {
         }
         Ok(())
     }
-    fn clone_box(&self) -> Box<dyn ForceElement> {
-        Box::new(self.clone())
-    }
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
 }
 
 #[cfg(test)]

@@ -155,10 +155,4 @@ impl ForceElement for Tsda {
         let l = self.line(bodies)?;
         Some(-self.magnitude(&l) * l.rate)
     }
-    fn clone_box(&self) -> Box<dyn ForceElement> {
-        Box::new(self.clone())
-    }
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
 }

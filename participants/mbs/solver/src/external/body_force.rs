@@ -179,12 +179,6 @@ impl ForceElement for ExternalBodyForce {
     fn wants_prediction(&self) -> bool {
         true
     }
-    fn clone_box(&self) -> Box<dyn ForceElement> {
-        Box::new(self.clone())
-    }
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
 }
 
 #[cfg(test)]

@@ -210,24 +210,16 @@ impl ForceElement for ExternalLink {
     fn wants_prediction(&self) -> bool {
         true
     }
-    fn clone_box(&self) -> Box<dyn ForceElement> {
-        Box::new(self.clone())
-    }
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dynamics::body::RigidBodyBuilder;
-    use crate::dynamics::joint::{Joint, JointKind, JointSet};
     use crate::external::law::{ExternalLaw, ExternalLawError, FnLaw};
     use crate::solver::hht::Hht;
     use crate::system::MultibodySystem;
     use crate::ForceElementSet;
-    use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
+    use nalgebra::Vector3;
     use std::sync::{Arc, Mutex};
 
     /// `F = −c v`, counting its calls and keeping the inputs it got.
@@ -254,25 +246,9 @@ mod tests {
         }
     }
 
-    /// A 2 kg body on a prismatic joint along x, a TSDA (k, c) from the origin (free length 1 m).
+    /// The shared slider (a 2 kg body on a prismatic joint, a TSDA "pto" from the origin).
     fn spring_mass(k: f64, c: f64) -> (MultibodySystem, Tsda, crate::BodyHandle) {
-        let mut bodies = crate::BodySet::new(Vector3::new(0.0, 0.0, -9.81));
-        let ground = bodies.insert(RigidBodyBuilder::fixed().build().unwrap());
-        let mass = bodies.insert(
-            RigidBodyBuilder::dynamic(2.0, Vector3::repeat(0.1))
-                .reference_pose(Isometry3::translation(1.1, 0.0, 0.0))
-                .build()
-                .unwrap(),
-        );
-        let mut joints = JointSet::new();
-        let frame = Isometry3::from_parts(
-            Translation3::new(1.1, 0.0, 0.0),
-            UnitQuaternion::rotation_between(&Vector3::z(), &Vector3::x()).unwrap(),
-        );
-        joints.insert(Joint::new("slider", JointKind::Prismatic, &bodies, ground, mass, frame).unwrap());
-        let tsda =
-            Tsda::new("pto", &bodies, ground, mass, Vector3::zeros(), Vector3::new(1.1, 0.0, 0.0), k, c, 0.0, 1.0)
-                .unwrap();
+        let (bodies, joints, tsda, mass) = crate::fixtures::tsda_slider("pto", k, c);
         (MultibodySystem::from_parts(bodies, joints, ForceElementSet::new()), tsda, mass)
     }
 

@@ -39,13 +39,8 @@ impl LinkKind {
 /// The lean state: displacement and velocity.
 pub const LEAN_CHANNELS: [&str; 2] = ["displacement", "velocity"];
 
-/// The rich state of a TSDA.
-pub const TSDA_CHANNELS: [&str; 17] = [
-    "displacement",
-    "velocity",
-    "length",
-    "rest_length",
-    "rel_accel",
+/// The channels after the link's own five: both bodies' world positions and velocities.
+const BODY_CHANNELS: [&str; 12] = [
     "body1_pos_x",
     "body1_pos_y",
     "body1_pos_z",
@@ -60,26 +55,23 @@ pub const TSDA_CHANNELS: [&str; 17] = [
     "body2_vel_z",
 ];
 
+/// A rich state: the link's own five channels, then [`BODY_CHANNELS`] (one list of the body
+/// channels for both kinds of link).
+const fn rich(own: [&'static str; 5]) -> [&'static str; 17] {
+    let mut out = [""; 17];
+    let mut i = 0;
+    while i < 17 {
+        out[i] = if i < 5 { own[i] } else { BODY_CHANNELS[i - 5] };
+        i += 1;
+    }
+    out
+}
+
+/// The rich state of a TSDA.
+pub const TSDA_CHANNELS: [&str; 17] = rich(["displacement", "velocity", "length", "rest_length", "rel_accel"]);
+
 /// The rich state of an RSDA (as a TSDA's, with the angle for the length).
-pub const RSDA_CHANNELS: [&str; 17] = [
-    "displacement",
-    "velocity",
-    "angle",
-    "rest_angle",
-    "rel_accel",
-    "body1_pos_x",
-    "body1_pos_y",
-    "body1_pos_z",
-    "body1_vel_x",
-    "body1_vel_y",
-    "body1_vel_z",
-    "body2_pos_x",
-    "body2_pos_y",
-    "body2_pos_z",
-    "body2_vel_x",
-    "body2_vel_y",
-    "body2_vel_z",
-];
+pub const RSDA_CHANNELS: [&str; 17] = rich(["displacement", "velocity", "angle", "rest_angle", "rel_accel"]);
 
 #[cfg(test)]
 mod tests {
@@ -94,6 +86,9 @@ mod tests {
             sorted.dedup();
             assert_eq!(sorted.len(), 17);
         }
+        assert_eq!(TSDA_CHANNELS[2..5], ["length", "rest_length", "rel_accel"]);
+        assert_eq!(RSDA_CHANNELS[2..5], ["angle", "rest_angle", "rel_accel"]);
+        assert_eq!((TSDA_CHANNELS[5], RSDA_CHANNELS[16]), ("body1_pos_x", "body2_vel_z"));
         assert_eq!(LinkKind::Rsda.wire_kind(true), "pto_rsda");
         assert_eq!(LinkKind::Tsda.wire_kind(false), "pto");
     }

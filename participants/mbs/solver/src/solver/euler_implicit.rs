@@ -7,13 +7,10 @@
 //! With added mass ([`Integrator::step_full`]) `M` is `M + A∞` in the step (the position
 //! projection of [`crate::solver::newton`] stays weighted by `M`: any metric lands on `Φ = 0`).
 
-use crate::added_mass::AddedMass;
 use crate::dynamics::body_set::BodySet;
-use crate::dynamics::force_element::ForceElementSet;
-use crate::dynamics::joint::JointSet;
 use crate::error::MbsError;
-use crate::solver::assembly::{displace, set_velocities, velocities, DofMap, System};
-use crate::solver::integrator::Integrator;
+use crate::solver::assembly::{displace, set_velocities, velocities};
+use crate::solver::integrator::{Integrator, Mechanism};
 use crate::solver::newton::{elements_named, project_positions, solve_saddle};
 use crate::state::IntegratorHistory;
 
@@ -43,16 +40,9 @@ impl Integrator for LinearizedImplicitEuler {
         true
     }
 
-    fn step_full(
-        &mut self,
-        bodies: &mut BodySet,
-        joints: &JointSet,
-        forces: &ForceElementSet,
-        added: Option<&AddedMass>,
-        dt: f64,
-    ) -> Result<(), MbsError> {
-        let sys = System { joints, forces, force_numerical: self.force_numerical };
-        let dofs = DofMap::new(bodies);
+    fn step_full(&mut self, bodies: &mut BodySet, mech: Mechanism<'_>, dt: f64) -> Result<(), MbsError> {
+        let (sys, dofs) = mech.assembly(bodies, self.force_numerical);
+        let added = mech.added_mass;
         let asm = sys.assemble_with(bodies, &dofs, added)?;
         let v0 = velocities(bodies, &dofs);
         let a = &asm.mass - &asm.damping * dt - &asm.stiffness * (dt * dt);

@@ -16,11 +16,9 @@
 
 use crate::added_mass::AddedMass;
 use crate::dynamics::body_set::BodySet;
-use crate::dynamics::force_element::ForceElementSet;
-use crate::dynamics::joint::JointSet;
 use crate::error::MbsError;
 use crate::solver::assembly::{displace, set_velocities, velocities, DofMap, System};
-use crate::solver::integrator::Integrator;
+use crate::solver::integrator::{Integrator, Mechanism};
 use crate::solver::newton::{elements_named, project_velocities, solve_saddle};
 use crate::state::IntegratorHistory;
 use nalgebra::{DMatrix, DVector};
@@ -133,17 +131,10 @@ impl Integrator for Hht {
         true
     }
 
-    fn step_full(
-        &mut self,
-        bodies: &mut BodySet,
-        joints: &JointSet,
-        forces: &ForceElementSet,
-        added: Option<&AddedMass>,
-        h: f64,
-    ) -> Result<(), MbsError> {
-        let sys = System { joints, forces, force_numerical: self.force_numerical };
-        let dofs = DofMap::new(bodies);
-        let m = joints.equations();
+    fn step_full(&mut self, bodies: &mut BodySet, mech: Mechanism<'_>, h: f64) -> Result<(), MbsError> {
+        let (sys, dofs) = mech.assembly(bodies, self.force_numerical);
+        let added = mech.added_mass;
+        let m = mech.joints.equations();
         if !self.started || self.history.accelerations.len() != dofs.n || self.history.multipliers.len() != m {
             self.start(&sys, bodies, &dofs, added)?;
         }

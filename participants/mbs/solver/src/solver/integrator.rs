@@ -10,9 +10,29 @@ use crate::dynamics::body_set::BodySet;
 use crate::dynamics::force_element::ForceElementSet;
 use crate::dynamics::joint::JointSet;
 use crate::error::MbsError;
-use crate::solver::assembly::{displace, velocities, DofMap};
+use crate::solver::assembly::{displace, velocities, DofMap, System};
 use crate::state::IntegratorHistory;
 use nalgebra::UnitQuaternion;
+
+/// What a step advances the bodies under besides their own loads: joints, force elements and
+/// the infinite-frequency added mass (one argument for every integrator's step).
+#[derive(Debug, Clone, Copy)]
+pub struct Mechanism<'a> {
+    /// The joints to keep.
+    pub joints: &'a JointSet,
+    /// The force elements between bodies.
+    pub forces: &'a ForceElementSet,
+    /// The added mass `A∞`, if any.
+    pub added_mass: Option<&'a AddedMass>,
+}
+
+impl<'a> Mechanism<'a> {
+    /// The assembly view of the implicit schemes and the DOF map of `bodies`: the set-up
+    /// both start their step with.
+    pub(crate) fn assembly(self, bodies: &BodySet, force_numerical: bool) -> (System<'a>, DofMap) {
+        (System { joints: self.joints, forces: self.forces, force_numerical }, DofMap::new(bodies))
+    }
+}
 
 /// Advances every free body of a set by one step, under the loads in their accumulators
 /// (which the step leaves untouched) and the set's gravity.
@@ -32,19 +52,12 @@ pub trait Integrator: Send {
         forces: &ForceElementSet,
         dt: f64,
     ) -> Result<(), MbsError> {
-        self.step_full(bodies, joints, forces, None, dt)
+        self.step_full(bodies, Mechanism { joints, forces, added_mass: None }, dt)
     }
-    /// Advances `bodies` under `joints`, `forces` and the infinite-frequency added mass
-    /// `added_mass` (in the mass matrix, `M + A∞`) by `dt`. Schemes without a mass matrix
-    /// in their step refuse added mass ([`MbsError::AddedMassUnsupported`]).
-    fn step_full(
-        &mut self,
-        bodies: &mut BodySet,
-        joints: &JointSet,
-        forces: &ForceElementSet,
-        added_mass: Option<&AddedMass>,
-        dt: f64,
-    ) -> Result<(), MbsError>;
+    /// Advances `bodies` under the joints, force elements and infinite-frequency added mass
+    /// of `mech` (the added mass in the mass matrix, `M + A∞`) by `dt`. Schemes without a
+    /// mass matrix in their step refuse added mass ([`MbsError::AddedMassUnsupported`]).
+    fn step_full(&mut self, bodies: &mut BodySet, mech: Mechanism<'_>, dt: f64) -> Result<(), MbsError>;
     /// Whether [`Integrator::step_full`] takes added mass (implicit schemes do).
     fn handles_added_mass(&self) -> bool {
         false
@@ -96,18 +109,11 @@ impl Integrator for SemiImplicitEuler {
     /// Joints cannot be kept by an explicit free-body scheme, nor added mass without a mass
     /// matrix: a system with joints, force elements or added mass is refused (use HHT or
     /// linearized implicit Euler).
-    fn step_full(
-        &mut self,
-        bodies: &mut BodySet,
-        joints: &JointSet,
-        forces: &ForceElementSet,
-        added_mass: Option<&AddedMass>,
-        dt: f64,
-    ) -> Result<(), MbsError> {
-        if added_mass.is_some() {
+    fn step_full(&mut self, bodies: &mut BodySet, mech: Mechanism<'_>, dt: f64) -> Result<(), MbsError> {
+        if mech.added_mass.is_some() {
             return Err(MbsError::AddedMassUnsupported(self.name()));
         }
-        if !joints.is_empty() || !forces.is_empty() {
+        if !mech.joints.is_empty() || !mech.forces.is_empty() {
             return Err(MbsError::Unsupported("semi-implicit Euler advances free bodies only; joints and force elements need HHT or Euler_implicit_linearized"));
         }
         let g = bodies.gravity;

@@ -9,7 +9,7 @@ use crate::dynamics::body_set::{BodyHandle, BodySet};
 use crate::dynamics::force_element::{ForceElementSet, StepStart};
 use crate::dynamics::joint::JointSet;
 use crate::error::MbsError;
-use crate::solver::integrator::Integrator;
+use crate::solver::integrator::{Integrator, Mechanism};
 use nalgebra::{DMatrix, Vector3};
 
 /// Everything an integration step needs besides the integrator's own history.
@@ -81,6 +81,7 @@ impl MultibodySystem {
             am.check(&self.bodies)?;
             am.checked = true;
         }
-        integrator.step_full(&mut self.bodies, &self.joints, &self.forces, self.added_mass.as_ref(), dt)
+        let mech = Mechanism { joints: &self.joints, forces: &self.forces, added_mass: self.added_mass.as_ref() };
+        integrator.step_full(&mut self.bodies, mech, dt)
     }
 }

@@ -8,14 +8,14 @@
 //! relative tolerance ([`Irf::negligible`]; BEM noise in entries that symmetry makes zero).
 
 use super::dot::dot_rows;
-use super::{check_dt, Irf, RadiationError, RadiationModel, RadiationState};
+use super::{check_dt, Irf, PushClock, RadiationError, RadiationModel, RadiationState};
 
 /// The convolution state: weighted kernel and velocity ring buffer, both contiguous and allocated
 /// once, so a step costs one dot product of length `n + 1` per nonzero IRF entry and no allocation.
 #[derive(Debug, Clone)]
 pub struct DirectConvolution {
-    dofs: usize,
-    dt: f64,
+    /// DOF count, step and pushes.
+    clock: PushClock,
     /// Number of slots `n + 1` of the history (lags 0..=n).
     len: usize,
     /// Nonzero entries `(row, col)` of `K`, column-major order (entries of one column share the
@@ -28,7 +28,6 @@ pub struct DirectConvolution {
     kernel: Vec<f64>,
     /// Velocity history `[dof][slot]`, `dofs × len`; `v(t_j)` sits in slot `j mod len`.
     history: Vec<f64>,
-    pushes: usize,
 }
 
 impl DirectConvolution {
@@ -81,7 +80,8 @@ impl DirectConvolution {
                 _ => columns.push((c, e, e + 1)),
             }
         }
-        Ok(Self { dofs, dt, len, entries, columns, kernel, history: vec![0.0; dofs * len], pushes: 0 })
+        let history = vec![0.0; dofs * len];
+        Ok(Self { clock: PushClock::new(dofs, dt), len, entries, columns, kernel, history })
     }
 
     /// Number of lags `n` beyond zero (the kernel has `n + 1` samples).
@@ -91,7 +91,7 @@ impl DirectConvolution {
 
     /// Effective truncation time `n·dt` (s).
     pub fn truncation(&self) -> f64 {
-        self.lags() as f64 * self.dt
+        self.lags() as f64 * self.clock.dt
     }
 
     /// Number of IRF entries actually convolved (those neither zero throughout nor below the tolerance).
@@ -101,39 +101,24 @@ impl DirectConvolution {
 }
 
 impl RadiationModel for DirectConvolution {
-    fn dofs(&self) -> usize {
-        self.dofs
-    }
-
-    fn dt(&self) -> f64 {
-        self.dt
-    }
-
-    fn pushes(&self) -> usize {
-        self.pushes
+    fn clock(&self) -> &PushClock {
+        &self.clock
     }
 
     fn push(&mut self, v: &[f64]) -> Result<(), RadiationError> {
-        if v.len() != self.dofs {
-            return Err(RadiationError::VelocityLength { got: v.len(), expected: self.dofs });
-        }
-        let slot = self.pushes % self.len;
+        self.clock.check_velocity(v)?;
+        let slot = self.clock.pushes % self.len;
         for (c, &x) in v.iter().enumerate() {
             self.history[c * self.len + slot] = x;
         }
-        self.pushes += 1;
+        self.clock.pushes += 1;
         Ok(())
     }
 
     fn force(&self, out: &mut [f64]) -> Result<(), RadiationError> {
-        if out.len() != self.dofs {
-            return Err(RadiationError::ForceLength { got: out.len(), expected: self.dofs });
-        }
-        if self.pushes == 0 {
-            return Err(RadiationError::NoVelocity);
-        }
+        self.clock.check_force(out)?;
         // Oldest kept time t_{k−n} sits in slot (k + 1) mod len = pushes mod len.
-        let p = self.pushes % self.len;
+        let p = self.clock.pushes % self.len;
         let split = self.len - p;
         out.fill(0.0);
         for &(c, first, end) in &self.columns {
@@ -155,19 +140,19 @@ impl RadiationModel for DirectConvolution {
     }
 
     fn save_state(&self) -> RadiationState {
-        RadiationState::new(self.pushes, self.history.clone())
+        RadiationState::new(self.clock.pushes, self.history.clone())
     }
 
     fn restore_state(&mut self, state: &RadiationState) -> Result<(), RadiationError> {
         let n = self.history.len();
         self.history.copy_from_slice(state.values(n)?);
-        self.pushes = state.pushes;
+        self.clock.pushes = state.pushes;
         Ok(())
     }
 
     fn reset(&mut self) {
         self.history.fill(0.0);
-        self.pushes = 0;
+        self.clock.pushes = 0;
     }
 }
 

@@ -32,14 +32,23 @@ pub use state_space::{Feedthrough, StateSpaceModel, StateSpaceSet};
 /// A radiation memory model stepped at a fixed `dt`, so the load model can switch between the
 /// convolution and the state space without knowing which it holds.
 pub trait RadiationModel {
+    /// The model's DOF count, step and push count (what every model keeps the same way).
+    fn clock(&self) -> &PushClock;
+
     /// Number of DOFs `6N` of the velocity and force vectors.
-    fn dofs(&self) -> usize;
+    fn dofs(&self) -> usize {
+        self.clock().dofs
+    }
 
     /// The fixed step between two pushes (s).
-    fn dt(&self) -> f64;
+    fn dt(&self) -> f64 {
+        self.clock().dt
+    }
 
     /// Number of velocities pushed since construction or the last [`RadiationModel::reset`].
-    fn pushes(&self) -> usize;
+    fn pushes(&self) -> usize {
+        self.clock().pushes
+    }
 
     /// Time `t_k = k·dt` of the last pushed velocity (the time [`RadiationModel::force`] belongs
     /// to), or `None` before the first push.
@@ -64,6 +73,42 @@ pub trait RadiationModel {
     /// Puts back a memory saved from this model by [`RadiationModel::save_state`]; the next
     /// forces are then bit for bit those after the save. A state of another model is refused.
     fn restore_state(&mut self, state: &RadiationState) -> Result<(), RadiationError>;
+}
+
+/// The DOF count `6N`, the fixed step and the number of pushes of a radiation model, with the
+/// checks of the vectors pushed and asked for (the same in every model).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PushClock {
+    dofs: usize,
+    dt: f64,
+    pushes: usize,
+}
+
+impl PushClock {
+    /// A clock before the first push.
+    fn new(dofs: usize, dt: f64) -> Self {
+        PushClock { dofs, dt, pushes: 0 }
+    }
+
+    /// A velocity to push must have `6N` entries.
+    fn check_velocity(&self, v: &[f64]) -> Result<(), RadiationError> {
+        if v.len() == self.dofs {
+            Ok(())
+        } else {
+            Err(RadiationError::VelocityLength { got: v.len(), expected: self.dofs })
+        }
+    }
+
+    /// A force can be written into `out` if it has `6N` entries and a velocity was pushed.
+    fn check_force(&self, out: &[f64]) -> Result<(), RadiationError> {
+        if out.len() != self.dofs {
+            return Err(RadiationError::ForceLength { got: out.len(), expected: self.dofs });
+        }
+        if self.pushes == 0 {
+            return Err(RadiationError::NoVelocity);
+        }
+        Ok(())
+    }
 }
 
 /// The mutable part of a radiation model (its push count and the numbers that carry the memory),

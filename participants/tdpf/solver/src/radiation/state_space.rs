@@ -6,7 +6,7 @@
 //! The file's `D` (BEMIO's Tustin conversion leaves one; a true IRF has no impulse at 0) is used
 //! only with [`Feedthrough::Included`]; WEC-Sim zeroes it, which [`Feedthrough::Ignored`] repeats.
 
-use super::{check_dt, discretise_foh, FohEntry, RadiationError, RadiationModel, RadiationState};
+use super::{check_dt, discretise_foh, FohEntry, PushClock, RadiationError, RadiationModel, RadiationState};
 use tidelink_hydro_data::{BodyHydro, StateSpace, StateSpaceEntry};
 
 /// The realisations of all `6N × 6N` entries, `entries[r][c]` for `K_rc` (row block `6i..6i+6`
@@ -80,8 +80,8 @@ pub enum Feedthrough {
 /// Discretised realisations of the nonzero entries and their states, allocated once.
 #[derive(Debug, Clone)]
 pub struct StateSpaceModel {
-    dofs: usize,
-    dt: f64,
+    /// DOF count, step and pushes.
+    clock: PushClock,
     /// Per nonzero entry: `(row, col, discretised realisation, offset of its state in `x`)`.
     entries: Vec<(usize, usize, FohEntry, usize)>,
     /// All states, concatenated.
@@ -90,7 +90,6 @@ pub struct StateSpaceModel {
     scratch: Vec<f64>,
     /// The last pushed velocity (zero before the first push).
     u_prev: Vec<f64>,
-    pushes: usize,
 }
 
 impl StateSpaceModel {
@@ -116,13 +115,11 @@ impl StateSpaceModel {
         }
         let max_order = entries.iter().map(|e| e.2.order()).max().unwrap_or(0);
         Ok(Self {
-            dofs,
-            dt,
+            clock: PushClock::new(dofs, dt),
             entries,
             x: vec![0.0; offset],
             scratch: vec![0.0; max_order],
             u_prev: vec![0.0; dofs],
-            pushes: 0,
         })
     }
 
@@ -138,22 +135,12 @@ impl StateSpaceModel {
 }
 
 impl RadiationModel for StateSpaceModel {
-    fn dofs(&self) -> usize {
-        self.dofs
-    }
-
-    fn dt(&self) -> f64 {
-        self.dt
-    }
-
-    fn pushes(&self) -> usize {
-        self.pushes
+    fn clock(&self) -> &PushClock {
+        &self.clock
     }
 
     fn push(&mut self, v: &[f64]) -> Result<(), RadiationError> {
-        if v.len() != self.dofs {
-            return Err(RadiationError::VelocityLength { got: v.len(), expected: self.dofs });
-        }
+        self.clock.check_velocity(v)?;
         for (_, c, e, off) in &self.entries {
             let o = e.order();
             let x = &mut self.x[*off..*off + o];
@@ -166,17 +153,12 @@ impl RadiationModel for StateSpaceModel {
             x.copy_from_slice(&self.scratch[..o]);
         }
         self.u_prev.copy_from_slice(v);
-        self.pushes += 1;
+        self.clock.pushes += 1;
         Ok(())
     }
 
     fn force(&self, out: &mut [f64]) -> Result<(), RadiationError> {
-        if out.len() != self.dofs {
-            return Err(RadiationError::ForceLength { got: out.len(), expected: self.dofs });
-        }
-        if self.pushes == 0 {
-            return Err(RadiationError::NoVelocity);
-        }
+        self.clock.check_force(out)?;
         out.fill(0.0);
         for (r, c, e, off) in &self.entries {
             let x = &self.x[*off..*off + e.order()];
@@ -187,7 +169,7 @@ impl RadiationModel for StateSpaceModel {
     }
 
     fn save_state(&self) -> RadiationState {
-        RadiationState::new(self.pushes, [self.x.as_slice(), self.u_prev.as_slice()].concat())
+        RadiationState::new(self.clock.pushes, [self.x.as_slice(), self.u_prev.as_slice()].concat())
     }
 
     fn restore_state(&mut self, state: &RadiationState) -> Result<(), RadiationError> {
@@ -195,14 +177,14 @@ impl RadiationModel for StateSpaceModel {
         let values = state.values(nx + nu)?;
         self.x.copy_from_slice(&values[..nx]);
         self.u_prev.copy_from_slice(&values[nx..]);
-        self.pushes = state.pushes;
+        self.clock.pushes = state.pushes;
         Ok(())
     }
 
     fn reset(&mut self) {
         self.x.fill(0.0);
         self.u_prev.fill(0.0);
-        self.pushes = 0;
+        self.clock.pushes = 0;
     }
 }
 

@@ -110,6 +110,12 @@ pub mod case;
 /// The rm3_reg_waves case in its two couplings (tests/rm3_reg_waves.rs, benches/rm3.rs).
 pub mod rm3_case;
 
+/// The participants as jobs for a coupled run in threads.
+pub mod in_threads;
+
+/// A folder of the repository copied with edits into a temporary case, for runs in threads.
+pub mod temp_copy;
+
 /// The files of the shipped configs/sphere_drop case, for tests that copy it.
 #[allow(dead_code)]
 pub const SPHERE_DROP_FILES: &[&str] = &[

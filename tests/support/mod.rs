@@ -103,8 +103,8 @@ pub fn participant_programs(bins: &[(&str, &str)]) -> PathBuf {
     bin_dir.to_path_buf()
 }
 
-/// Temporary copies of the shipped cases and the `tidelink` binary's output (tests/cli.rs,
-/// tests/check_vs_run.rs, tests/messages.rs).
+/// Temporary copies of the shipped cases and the `tidelink` binary's output, for the tests that
+/// run the binary.
 pub mod case;
 
 /// The rm3_reg_waves case in its two couplings (tests/rm3_reg_waves.rs, benches/rm3.rs).

@@ -7,7 +7,15 @@ mod support;
 
 use std::path::Path;
 use std::process::Command;
-use support::case::{rm3_case_with, rm3_with, sphere_drop_with, text, tidelink, Case};
+use support::case::{
+    rm3_case_with, rm3_with, sphere_drop_with, text, tidelink, Case, RM3_SWAPPED, SPHERE_DROP_SWAPPED,
+};
+
+/// A file of a case, relative to the case folder, and a line of it.
+type At = (&'static str, usize);
+
+/// An edit `(file, from, to)` of a shipped case.
+type Edit<'a> = (&'a str, &'a str, &'a str);
 
 /// One broken input: the case, the participant started by hand, and what both must say.
 struct Row {
@@ -18,7 +26,7 @@ struct Row {
     /// The participant started by hand: `Fluid` or `Solid`.
     participant: &'static str,
     /// The file of the error, relative to the case folder, and its line.
-    at: (&'static str, usize),
+    at: At,
     /// A fragment of the message.
     says: &'static str,
 }
@@ -92,13 +100,7 @@ const READ_MAPPING: &str =
     r#"<mapping:nearest-neighbor direction="read" from="SolidMesh" to="FluidMesh" constraint="consistent" />"#;
 
 /// A sphere_drop row: `edits` are `(file, from, to)`.
-fn sd(
-    what: &'static str,
-    who: &'static str,
-    edits: &[(&str, &str, &str)],
-    at: (&'static str, usize),
-    says: &'static str,
-) -> Row {
+fn sd(what: &'static str, who: &'static str, edits: &[Edit], at: At, says: &'static str) -> Row {
     Row { what, case: sphere_drop_with(edits), participant: who, at, says }
 }
 
@@ -136,11 +138,7 @@ fn check_and_start_agree_on_broken_model_solver_mesh_and_xml_files() {
         sd(
             "manifest commands swapped",
             "Fluid",
-            &[
-                ("tidelink.yaml", "command: tidelink-buoyancy", "command: tidelink-swap"),
-                ("tidelink.yaml", "command: tidelink-mbs", "command: tidelink-buoyancy"),
-                ("tidelink.yaml", "command: tidelink-swap", "command: tidelink-mbs"),
-            ],
+            SPHERE_DROP_SWAPPED,
             ("fluid/participant.yaml", 2),
             "this is a `type: BUOYANCY` participant file, but `tidelink-mbs` reads `type: MBS` files",
         ),
@@ -209,13 +207,7 @@ fn check_and_start_agree_on_broken_model_solver_mesh_and_xml_files() {
 }
 
 /// An rm3 row: `edits` are `(file, from, to)`.
-fn rm3(
-    what: &'static str,
-    who: &'static str,
-    edits: &[(&str, &str, &str)],
-    at: (&'static str, usize),
-    says: &'static str,
-) -> Row {
+fn rm3(what: &'static str, who: &'static str, edits: &[Edit], at: At, says: &'static str) -> Row {
     Row { what, case: rm3_with(edits), participant: who, at, says }
 }
 
@@ -251,6 +243,12 @@ fn rm3_broken_h5_solid(what: &'static str, break_it: impl Fn(&Path), says: &'sta
     Row { participant: "Solid", at: ("solid/participant.yaml", 30), ..rm3_broken_h5(what, break_it, says) }
 }
 
+/// Cuts the copy to its first half.
+fn truncate(p: &Path) {
+    let bytes = std::fs::read(p).expect("read");
+    std::fs::write(p, &bytes[..bytes.len() / 2]).expect("truncate");
+}
+
 /// Opens the copy for writing.
 fn h5_rw(p: &Path) -> hdf5_metno::File {
     hdf5_metno::File::open_rw(p).expect("open the copy")
@@ -271,11 +269,7 @@ fn check_and_start_agree_on_broken_hydrodynamic_cases() {
         rm3(
             "manifest commands swapped",
             "Solid",
-            &[
-                ("tidelink.yaml", "command: tidelink-tdpf", "command: tidelink-swap"),
-                ("tidelink.yaml", "command: tidelink-mbs", "command: tidelink-tdpf"),
-                ("tidelink.yaml", "command: tidelink-swap", "command: tidelink-mbs"),
-            ],
+            RM3_SWAPPED,
             ("solid/participant.yaml", 2),
             "this is a `type: MBS` participant file, but `tidelink-tdpf` reads `type: TDPF` files",
         ),
@@ -301,14 +295,7 @@ fn check_and_start_agree_on_broken_hydrodynamic_cases() {
             },
             "is a directory",
         ),
-        rm3_broken_h5(
-            "truncated h5 file",
-            |p| {
-                let bytes = std::fs::read(p).expect("read");
-                std::fs::write(p, &bytes[..bytes.len() / 2]).expect("truncate");
-            },
-            "cannot open as an HDF5 file",
-        ),
+        rm3_broken_h5("truncated h5 file", truncate, "cannot open as an HDF5 file"),
         rm3_broken_h5(
             "h5 file without a dataset",
             |p| h5_rw(p).unlink(cg).expect("unlink"),
@@ -323,14 +310,7 @@ fn check_and_start_agree_on_broken_hydrodynamic_cases() {
             },
             "/body1/properties/cg",
         ),
-        rm3_broken_h5_solid(
-            "truncated h5 file of the added mass",
-            |p| {
-                let bytes = std::fs::read(p).expect("read");
-                std::fs::write(p, &bytes[..bytes.len() / 2]).expect("truncate");
-            },
-            "added_mass.h5_filename `rm3.h5`: ",
-        ),
+        rm3_broken_h5_solid("truncated h5 file of the added mass", truncate, "added_mass.h5_filename `rm3.h5`: "),
         rm3_broken_h5(
             "h5 file without /body2",
             |p| h5_rw(p).unlink("/body2").expect("unlink"),

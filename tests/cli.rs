@@ -5,44 +5,14 @@ mod support;
 
 use std::path::Path;
 use std::process::Command;
-use support::case::{assert_error_at, rm3_case_with, shipped_case, sphere_drop_with, text, tidelink, Case};
+use support::case::{
+    assert_error_at, rm3_with, shipped_with, sphere_drop_with, text, tidelink, tidelink_err, tidelink_ok, Case,
+    SPHERE_DROP_SWAPPED,
+};
+use support::temp_copy::edited;
 
 /// Two participants coupled serially on one mesh, for 1 s of simulated time.
-const XML: &str = r#"<?xml version="1.0" encoding="UTF-8" ?>
-<precice-configuration>
-  <data:vector name="Force" />
-  <data:vector name="Displacement" />
-  <mesh name="SolidMesh" dimensions="3">
-    <use-data name="Force" />
-    <use-data name="Displacement" />
-  </mesh>
-  <mesh name="FluidMesh" dimensions="3">
-    <use-data name="Force" />
-    <use-data name="Displacement" />
-  </mesh>
-  <participant name="Solid">
-    <provide-mesh name="SolidMesh" />
-    <write-data name="Displacement" mesh="SolidMesh" />
-    <read-data name="Force" mesh="SolidMesh" />
-  </participant>
-  <participant name="Fluid">
-    <receive-mesh name="SolidMesh" from="Solid" />
-    <provide-mesh name="FluidMesh" />
-    <mapping:nearest-neighbor direction="write" from="FluidMesh" to="SolidMesh" constraint="conservative" />
-    <mapping:nearest-neighbor direction="read" from="SolidMesh" to="FluidMesh" constraint="consistent" />
-    <write-data name="Force" mesh="FluidMesh" />
-    <read-data name="Displacement" mesh="FluidMesh" />
-  </participant>
-  <m2n:sockets acceptor="Solid" connector="Fluid" exchange-directory="." />
-  <coupling-scheme:serial-explicit>
-    <participants first="Fluid" second="Solid" />
-    <max-time value="1.0" />
-    <time-window-size value="0.1" />
-    <exchange data="Force" mesh="SolidMesh" from="Fluid" to="Solid" />
-    <exchange data="Displacement" mesh="SolidMesh" from="Solid" to="Fluid" />
-  </coupling-scheme:serial-explicit>
-</precice-configuration>
-"#;
+const XML: &str = include_str!("fixtures/cli-two-participants.xml");
 
 const SOLID: &str = "\
 chrono-version: 10.0
@@ -106,8 +76,28 @@ impl Case {
     }
 }
 
+/// The two participants' files above that agree with each other and with the XML.
 fn good_case() -> Case {
     Case::new(&[("tidelink.yaml", MANIFEST), ("solid/participant.yaml", SOLID), ("fluid/participant.yaml", FLUID)])
+}
+
+/// [`good_case`] with its file `name` rewritten to `text`, and the output of `tidelink check`
+/// on it, which must fail.
+fn good_case_failing_with(name: &str, text: &str) -> (Case, String) {
+    let case = good_case();
+    case.write(name, text);
+    let t = tidelink_err(&["check"], case.path());
+    (case, t)
+}
+
+/// A case of the XML above whose manifest starts each `(name, command)`, without participant
+/// files.
+fn commands_case(participants: &[(&str, &str)]) -> Case {
+    let mut manifest = String::from("precice_config: precice-config.xml\nparticipants:\n");
+    for (name, command) in participants {
+        manifest += &format!("  - name: {name}\n    command: {command}\n");
+    }
+    Case::new(&[("tidelink.yaml", &manifest)])
 }
 
 /// `tidelink check … | head` closes the pipe early: the listing ends there, the program does
@@ -143,20 +133,14 @@ fn help_describes_the_subcommands() {
 #[test]
 fn check_passes_on_a_good_case() {
     let case = good_case();
-    let o = tidelink(&["check"], case.path());
-    let t = text(&o);
-    assert!(o.status.success(), "{t}");
+    let t = tidelink_ok(&["check"], case.path());
     assert!(!t.contains("error:"), "{t}");
     assert!(t.contains("no errors"), "{t}");
 }
 
 #[test]
 fn check_reports_a_gravity_mismatch_naming_both_files() {
-    let case = good_case();
-    case.write("fluid/participant.yaml", &FLUID.replace("[0, 0, -9.81]", "[0, 0, -9.8]"));
-    let o = tidelink(&["check"], case.path());
-    let t = text(&o);
-    assert!(!o.status.success(), "{t}");
+    let (case, t) = good_case_failing_with("fluid/participant.yaml", &FLUID.replace("[0, 0, -9.81]", "[0, 0, -9.8]"));
     // The second file in manifest order is compared with the first one.
     assert_error_at(&t, &case.file("solid/participant.yaml"), 5, "gravity [0, 0, -9.81]");
     assert!(t.contains(&format!("{}:2", case.file("fluid/participant.yaml").display())), "{t}");
@@ -165,46 +149,32 @@ fn check_reports_a_gravity_mismatch_naming_both_files() {
 
 #[test]
 fn check_reports_a_participant_name_mismatch() {
-    let case = good_case();
-    case.write("solid/participant.yaml", &SOLID.replace("participant_name: Solid", "participant_name: Solids"));
-    let o = tidelink(&["check"], case.path());
-    let t = text(&o);
-    assert!(!o.status.success(), "{t}");
+    let (case, t) = good_case_failing_with(
+        "solid/participant.yaml",
+        &SOLID.replace("participant_name: Solid", "participant_name: Solids"),
+    );
     assert_error_at(&t, &case.file("solid/participant.yaml"), 7, "participant_name `Solids` does not match");
     assert!(t.contains(&format!("{}:7", case.file("tidelink.yaml").display())), "{t}");
 }
 
 #[test]
 fn check_reports_a_data_name_missing_from_the_xml() {
-    let case = good_case();
-    case.write("fluid/participant.yaml", &FLUID.replace("name: Force", "name: Forces"));
-    let o = tidelink(&["check"], case.path());
-    let t = text(&o);
-    assert!(!o.status.success(), "{t}");
+    let (case, t) = good_case_failing_with("fluid/participant.yaml", &FLUID.replace("name: Force", "name: Forces"));
     assert_error_at(&t, &case.file("fluid/participant.yaml"), 9, "did you mean `Force`?");
 }
 
 #[test]
 fn check_reports_unknown_manifest_keys() {
-    let case = good_case();
-    case.write("tidelink.yaml", &MANIFEST.replace("    spec: solid", "    spek: solid"));
-    let o = tidelink(&["check"], case.path());
-    let t = text(&o);
-    assert!(!o.status.success(), "{t}");
+    let (case, t) = good_case_failing_with("tidelink.yaml", &MANIFEST.replace("    spec: solid", "    spek: solid"));
     assert_error_at(&t, &case.file("tidelink.yaml"), 9, "did you mean `spec`?");
 }
 
 #[test]
 fn run_prefixes_output_and_hides_progress_lines() {
-    let manifest = "\
-precice_config: precice-config.xml
-participants:
-  - name: Fluid
-    command: [sh, -c, \"echo hello; echo '@progress 0.5'; echo oops >&2\"]
-  - name: Solid
-    command: [sh, -c, \"echo '@progress 0.5'; echo done\"]
-";
-    let case = Case::new(&[("tidelink.yaml", manifest)]);
+    let case = commands_case(&[
+        ("Fluid", r#"[sh, -c, "echo hello; echo '@progress 0.5'; echo oops >&2"]"#),
+        ("Solid", r#"[sh, -c, "echo '@progress 0.5'; echo done"]"#),
+    ]);
     std::fs::create_dir_all(case.file("precice-run/stale")).expect("stale rendezvous folder");
     let o = tidelink(&["run"], case.path());
     let t = text(&o);
@@ -220,18 +190,11 @@ participants:
 
 #[test]
 fn run_stops_the_others_when_one_fails() {
-    let manifest = "\
-precice_config: precice-config.xml
-participants:
-  - name: Fluid
-    command: [sh, -c, 'sleep 30; echo finished']
-  - name: Solid
-    command: [sh, -c, 'echo starting; echo broken >&2; sleep 0.3; exit 3']
-";
-    let case = Case::new(&[("tidelink.yaml", manifest)]);
-    let o = tidelink(&["run"], case.path());
-    let t = text(&o);
-    assert!(!o.status.success(), "{t}");
+    let case = commands_case(&[
+        ("Fluid", "[sh, -c, 'sleep 30; echo finished']"),
+        ("Solid", "[sh, -c, 'echo starting; echo broken >&2; sleep 0.3; exit 3']"),
+    ]);
+    let t = tidelink_err(&["run"], case.path());
     // Fluid was stopped, not waited for: it never got to the end of its 30 s (no clock needed).
     assert!(!t.contains("[Fluid] finished"), "Fluid ran to its end instead of being stopped:\n{t}");
     assert!(t.contains("participant `Solid` exited with status 3"), "{t}");
@@ -241,40 +204,24 @@ participants:
 
 #[test]
 fn run_does_not_start_a_case_that_fails_check() {
-    let manifest = "\
-precice_config: precice-config.xml
-participants:
-  - name: Fluidd
-    command: [sh, -c, 'echo started']
-  - name: Solid
-    command: [sh, -c, 'echo started']
-";
-    let case = Case::new(&[("tidelink.yaml", manifest)]);
-    let o = tidelink(&["run"], case.path());
-    let t = text(&o);
-    assert!(!o.status.success(), "{t}");
+    let case = commands_case(&[("Fluidd", "[sh, -c, 'echo started']"), ("Solid", "[sh, -c, 'echo started']")]);
+    let t = tidelink_err(&["run"], case.path());
     assert!(!t.contains("] started"), "{t}");
     assert_error_at(&t, &case.file("tidelink.yaml"), 3, "did you mean `Fluid`?");
 }
 
 #[test]
 fn run_passes_spec_and_xml_relative_to_the_working_directory() {
-    let manifest = "\
-precice_config: precice-config.xml
-participants:
-  - name: Fluid
-    command: [sh, -c, 'true']
-    spec: fluid/participant.yaml
-  - name: Solid
-    command: [sh, -c, 'echo \"args: $*\"; pwd', sh]
-    spec: solid/participant.yaml
-    working_directory: solid
-";
-    let case =
-        Case::new(&[("tidelink.yaml", manifest), ("solid/participant.yaml", SOLID), ("fluid/participant.yaml", FLUID)]);
-    let o = tidelink(&["run"], case.path());
-    let t = text(&o);
-    assert!(o.status.success(), "{t}");
+    // The good case, its Solid started in its own folder and saying how it was started.
+    let solid = "    command: [sh, -c, 'true']\n    spec: solid/participant.yaml\n";
+    let started = concat!(
+        "    command: [sh, -c, 'echo \"args: $*\"; pwd', sh]\n",
+        "    spec: solid/participant.yaml\n",
+        "    working_directory: solid\n",
+    );
+    let case = good_case();
+    case.write("tidelink.yaml", &edited("the manifest", MANIFEST, &[(solid, started)]));
+    let t = tidelink_ok(&["run"], case.path());
     assert!(t.contains("[Solid] args: participant.yaml --precice-config ../precice-config.xml"), "{t}");
     let wd = case.file("solid").canonicalize().expect("solid folder");
     assert!(t.contains(&format!("[Solid] {}", wd.display())), "{t}");
@@ -292,9 +239,7 @@ fn check_runs_each_participants_own_check_on_its_model_and_solver_files() {
         ("solid/model.yaml", "mass: 3.62", "mass: -3.62"),
         ("fluid/buoyancy_model.yaml", "radius: 0.12", "radius: -0.12"),
     ]);
-    let o = tidelink(&["check"], case.path());
-    let t = text(&o);
-    assert!(!o.status.success(), "{t}");
+    let t = tidelink_err(&["check"], case.path());
     assert_error_at(&t, &case.file("solid/model.yaml"), 10, "mass");
     assert!(
         t.lines().any(|l| l.starts_with(&format!("{}:", case.file("fluid/buoyancy_model.yaml").display()))
@@ -314,9 +259,7 @@ fn a_participant_program_that_cannot_check_is_an_error_naming_it() {
     );
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(case.file("tidelink-broken"), std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    let o = tidelink(&["check"], case.path());
-    let t = text(&o);
-    assert!(!o.status.success(), "{t}");
+    let t = tidelink_err(&["check"], case.path());
     assert!(
         t.contains("the check of participant `Fluid` (tidelink-broken --check) failed: exited with status 127")
             && t.contains("libprecice"),
@@ -327,23 +270,14 @@ fn a_participant_program_that_cannot_check_is_an_error_naming_it() {
 #[test]
 #[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn check_reports_a_body_to_body_mismatch_between_the_solid_and_the_tdpf_model() {
-    let copy = |solid_b2b: &str| {
-        rm3_case_with(|f, text| {
-            if f == "solid/participant.yaml" {
-                assert!(text.contains("body_to_body: false"), "the shipped solid keeps own blocks only");
-                return text.replace("body_to_body: false", solid_b2b);
-            }
-            text
-        })
-    };
+    // The shipped solid keeps own blocks only.
+    let copy = |solid_b2b: &str| rm3_with(&[("solid/participant.yaml", "body_to_body: false", solid_b2b)]);
     let same = copy("body_to_body: false");
     let o = tidelink(&["check"], same.path());
     assert!(o.status.success(), "the shipped settings agree:\n{}", text(&o));
 
     let differ = copy("body_to_body: true");
-    let o = tidelink(&["check"], differ.path());
-    let t = text(&o);
-    assert!(!o.status.success(), "{t}");
+    let t = tidelink_err(&["check"], differ.path());
     let line = t
         .lines()
         .find(|l| l.contains("error: body_to_body is"))
@@ -365,15 +299,8 @@ fn check_reports_a_body_to_body_mismatch_between_the_solid_and_the_tdpf_model() 
 fn check_refuses_bodies_that_differ_between_participants_and_passes_the_shipped_rm3_without_warnings() {
     let shipped_bodies =
         "    - name: float\n      location: [0, 0, -0.72]\n    - name: spar\n      location: [0, 0, -21.29]\n";
-    let copy = |fluid_bodies: &str| {
-        rm3_case_with(|f, text| {
-            if f == "fluid/participant.yaml" {
-                assert!(text.contains(shipped_bodies), "the shipped fluid lists float then spar:\n{text}");
-                return text.replace(shipped_bodies, fluid_bodies);
-            }
-            text
-        })
-    };
+    // The shipped fluid lists float then spar.
+    let copy = |fluid_bodies: &str| rm3_with(&[("fluid/participant.yaml", shipped_bodies, fluid_bodies)]);
     // The shipped case: no error and no warning, so that a warning means something.
     let o = tidelink(&["check"], copy(shipped_bodies).path());
     let t = text(&o);
@@ -381,9 +308,7 @@ fn check_refuses_bodies_that_differ_between_participants_and_passes_the_shipped_
 
     // The spar missing on the Fluid's side: the Solid's spar would get no hydrodynamic load.
     let missing = copy("    - name: float\n      location: [0, 0, -0.72]\n");
-    let o = tidelink(&["check"], missing.path());
-    let t = text(&o);
-    assert!(!o.status.success(), "{t}");
+    let t = tidelink_err(&["check"], missing.path());
     let line = t.lines().find(|l| l.contains("must be the same list")).unwrap_or_else(|| panic!("{t}"));
     for f in ["`Fluid` [float]", "`Solid` [float, spar]", "1 bodies here, 2 in `Solid`", "SolidMesh"] {
         assert!(line.contains(f), "{f:?} in {line}");
@@ -393,9 +318,7 @@ fn check_refuses_bodies_that_differ_between_participants_and_passes_the_shipped_
     // The same bodies in another order: the rule between participants, and the file's order.
     let swapped =
         copy("    - name: spar\n      location: [0, 0, -21.29]\n    - name: float\n      location: [0, 0, -0.72]\n");
-    let o = tidelink(&["check"], swapped.path());
-    let t = text(&o);
-    assert!(!o.status.success(), "{t}");
+    let t = tidelink_err(&["check"], swapped.path());
     assert!(t.contains("body 0 is `spar` here and `float` in `Solid`"), "{t}");
     assert!(t.contains("\"spar\" (index 0) is /body2 of the file"), "{t}");
 }
@@ -403,14 +326,8 @@ fn check_refuses_bodies_that_differ_between_participants_and_passes_the_shipped_
 #[test]
 fn check_names_a_participant_file_started_with_the_wrong_program() {
     // The manifest's commands swapped between the two participants.
-    let case = sphere_drop_with(&[
-        ("tidelink.yaml", "    command: tidelink-buoyancy\n", "    command: tidelink-swap\n"),
-        ("tidelink.yaml", "    command: tidelink-mbs\n", "    command: tidelink-buoyancy\n"),
-        ("tidelink.yaml", "    command: tidelink-swap\n", "    command: tidelink-mbs\n"),
-    ]);
-    let o = tidelink(&["check"], case.path());
-    let t = text(&o);
-    assert!(!o.status.success(), "{t}");
+    let case = sphere_drop_with(SPHERE_DROP_SWAPPED);
+    let t = tidelink_err(&["check"], case.path());
     assert_error_at(
         &t,
         &case.file("fluid/participant.yaml"),
@@ -440,9 +357,7 @@ fn sphere_drop_with_rbf() -> Case {
 #[test]
 fn check_refuses_what_the_native_engine_refuses_once_with_its_line() {
     let case = sphere_drop_with_rbf();
-    let o = tidelink(&["check"], case.path());
-    let t = text(&o);
-    assert!(!o.status.success(), "{t}");
+    let t = tidelink_err(&["check"], case.path());
     let xml = case.file("precice-config.xml");
     assert_error_at(&t, &xml, 38, "mapping:rbf is not supported by the native engine yet");
     let warning = format!("{}:32: warning: watch-point \"Ball\" is accepted", xml.display());
@@ -478,9 +393,7 @@ fn an_external_participant_is_not_checked_against_the_native_engine() {
 fn check_takes_a_precice_configuration_alone() {
     let case = Case::new(&[]);
     let xml = case.file("precice-config.xml");
-    let o = tidelink(&["check"], &xml);
-    let t = text(&o);
-    assert!(o.status.success(), "{t}");
+    let t = tidelink_ok(&["check"], &xml);
     assert_eq!(t.trim_end(), format!("configuration `{}`: no errors (0 warning(s))", xml.display()));
 
     // Broken: preCICE's rules with file and line, not a YAML error.
@@ -493,9 +406,7 @@ fn check_takes_a_precice_configuration_alone() {
     // Recognised by its text too, whatever its name.
     case.write("coupling.cfg", &XML.replace("nearest-neighbor", "nearest-projection"));
     let cfg = case.file("coupling.cfg");
-    let o = tidelink(&["check"], &cfg);
-    let t = text(&o);
-    assert!(!o.status.success(), "{t}");
+    let t = tidelink_err(&["check"], &cfg);
     assert_error_at(&t, &cfg, 21, "mapping:nearest-projection is not supported by the native engine yet");
     assert_error_at(&t, &cfg, 22, "mapping:nearest-projection is not supported by the native engine yet");
     assert!(t.contains("2 error(s), 0 warning(s)"), "{t}");
@@ -505,9 +416,7 @@ fn check_takes_a_precice_configuration_alone() {
     // --backend is for a file alone; `run` needs a case.
     let t = text(&tidelink(&["check", "--backend", "native"], case.path()));
     assert!(t.contains("--backend applies to a preCICE configuration checked alone"), "{t}");
-    let o = tidelink(&["run"], &xml);
-    let t = text(&o);
-    assert!(!o.status.success(), "{t}");
+    let t = tidelink_err(&["run"], &xml);
     assert!(t.contains("is a preCICE configuration, not a case"), "{t}");
 }
 
@@ -533,15 +442,12 @@ fn check_passes_the_shipped_sph_cases_without_warnings_and_refuses_rigid_body_po
     }
     // The per-marker exchange is not implemented: `check` says so at the mesh's line, through the
     // participant's own check (the same build a run stops on before connecting).
-    let case = shipped_case("floating_box_sph", FLOATING_BOX_SPH_FILES, |f, text| {
-        if f == "fluid/participant.yaml" {
-            return text.replace("mesh_type: RIGID_BODY_REFS", "mesh_type: RIGID_BODY_POINTS");
-        }
-        text
-    });
-    let o = tidelink(&["check"], case.path());
-    let t = text(&o);
-    assert!(!o.status.success(), "{t}");
+    let case = shipped_with(
+        "floating_box_sph",
+        FLOATING_BOX_SPH_FILES,
+        &[("fluid/participant.yaml", "mesh_type: RIGID_BODY_REFS", "mesh_type: RIGID_BODY_POINTS")],
+    );
+    let t = tidelink_err(&["check"], case.path());
     let fluid = std::fs::read_to_string(case.file("fluid/participant.yaml")).expect("the edited file");
     let line = fluid.lines().position(|l| l.contains("- mesh_name: FluidMesh")).expect("the interface") + 1;
     assert_error_at(&t, &case.file("fluid/participant.yaml"), line, "RIGID_BODY_POINTS: not implemented");

@@ -16,14 +16,12 @@ use tidelink_mbs::flap::{self, FlapSettings};
 use tidelink_mbs::io::output::{self, Row};
 
 mod support;
+use support::case::{shipped_case, text, tidelink};
+use support::in_threads;
+use support::temp_copy::{edited, without_fps, TempCopy};
 
-const XML: &str = include_str!("../configs/flap/precice-config.xml");
-const FLUID: &str = include_str!("../configs/flap/fluid/participant.yaml");
-const FLUID_MODEL: &str = include_str!("../configs/flap/fluid/stream_model.yaml");
 const POINTS: &str = include_str!("../configs/flap/flap_points.txt");
-const SOLID: &str = include_str!("../configs/flap/solid/participant.yaml");
 const SOLID_MODEL: &str = include_str!("../configs/flap/solid/model.yaml");
-const SOLID_SOLVER: &str = include_str!("../configs/flap/solid/solver.yaml");
 
 // The physics of the shipped case.
 const U: f64 = 0.5; // stream speed along +y (m/s)
@@ -36,9 +34,9 @@ const K0: f64 = 25.0;
 const K1: f64 = 100.0;
 const T_STIFF: f64 = 1.5;
 
+/// `text` with `from` (which must be there) replaced by `to`.
 fn edit(text: &str, from: &str, to: &str) -> String {
-    assert!(text.contains(from), "the shipped file no longer contains `{from}`");
-    text.replace(from, to)
+    edited("the shipped file", text, &[(from, to)])
 }
 
 /// The outline points of the shipped points file, in the flap's frame.
@@ -146,54 +144,44 @@ fn coupled(window: f64, duration: f64, solid: Solid) -> Vec<Row> {
 }
 
 fn coupled_outcome(window: f64, duration: f64, solid: Solid) -> Outcome {
-    let xml = edit(XML, r#"exchange-directory=".""#, r#"exchange-directory="{dir}""#);
-    let xml =
-        edit(&xml, r#"<time-window-size value="2.5e-2" />"#, &format!(r#"<time-window-size value="{window}" />"#));
-    let xml = edit(&xml, r#"<max-time value="2.5" />"#, &format!(r#"<max-time value="{duration}" />"#));
-    let case = testing::temp_case(&xml);
-    case.write("flap_points.txt", POINTS);
-    let fluid_file = case.write("fluid/participant.yaml", FLUID);
-    case.write("fluid/stream_model.yaml", FLUID_MODEL);
-    let out_dir = case.path().join("solid-output");
-    let (x1, x2) = (case.config.clone(), case.config.clone());
-    let solid_job: Box<dyn FnOnce() -> Result<Vec<PathBuf>, String> + Send> = match solid {
-        Solid::Coded { stiffen } => Box::new(move || {
-            let settings =
-                FlapSettings { stiffen_at: if stiffen { T_STIFF } else { f64::INFINITY }, ..FlapSettings::default() };
-            let provenance = Provenance::now(&x2, "Solid");
-            let out =
-                OutputSettings { directory: out_dir, fps: None, format: OutputFormat::Csv, provenance, vtk: None };
-            let mut a = flap::adapter(&settings, Some(out)).map_err(|e| e.to_string())?;
-            let mut c = coupling::open(Backend::Native, "Solid", &x2).map_err(|e| e.to_string())?;
-            driver::run(&mut a, c.as_mut(), ReadDataTime::WindowStart, &mut ()).map_err(|e| format!("Solid: {e}"))?;
-            Ok(a.output_paths())
-        }),
-        Solid::Yaml(model) => {
-            // One row per window, whatever its size.
-            let text: String =
-                SOLID.lines().filter(|l| !l.trim_start().starts_with("fps:")).map(|l| format!("{l}\n")).collect();
-            let file = case.write("solid/participant.yaml", &text);
-            case.write("solid/model.yaml", &model);
-            case.write("solid/solver.yaml", SOLID_SOLVER);
+    let window_size = format!(r#"<time-window-size value="{window}" />"#);
+    let max_time = format!(r#"<max-time value="{duration}" />"#);
+    let copy = TempCopy::shipped(
+        "configs/flap",
+        "precice-config.xml",
+        &[(r#"<time-window-size value="2.5e-2" />"#, &window_size), (r#"<max-time value="2.5" />"#, &max_time)],
+    );
+    copy.copy_all(&["flap_points.txt", "fluid/stream_model.yaml"]);
+    let fluid_file = copy.copy("fluid/participant.yaml", &[]);
+    let out_dir = copy.case.path().join("solid-output");
+    let x2 = copy.case.config.clone();
+    let solid_job: testing::Job<in_threads::Outputs> = match solid {
+        Solid::Coded { stiffen } => (
+            "Solid",
             Box::new(move || {
-                tidelink_mbs::run_with_progress(&file, &x2, Backend::Native, &mut ())
-                    .map(|r| r.outputs)
-                    .map_err(|e| format!("Solid: {e:#}"))
-            })
-        }
-    };
-    let results = testing::run_in_threads(vec![
-        (
-            "Fluid",
-            Box::new(move || {
-                tidelink_buoyancy::stream::participant::run_with_progress(&fluid_file, &x1, Backend::Native, &mut ())
-                    .map(|_| Vec::new())
-                    .map_err(|e| format!("Fluid: {e:#}"))
+                let settings = FlapSettings {
+                    stiffen_at: if stiffen { T_STIFF } else { f64::INFINITY },
+                    ..FlapSettings::default()
+                };
+                let provenance = Provenance::now(&x2, "Solid");
+                let out =
+                    OutputSettings { directory: out_dir, fps: None, format: OutputFormat::Csv, provenance, vtk: None };
+                let mut a = flap::adapter(&settings, Some(out)).map_err(|e| e.to_string())?;
+                let mut c = coupling::open(Backend::Native, "Solid", &x2).map_err(|e| e.to_string())?;
+                driver::run(&mut a, c.as_mut(), ReadDataTime::WindowStart, &mut ())
+                    .map_err(|e| format!("Solid: {e}"))?;
+                Ok(a.output_paths())
             }),
         ),
-        ("Solid", solid_job),
-    ]);
-    (case, results)
+        Solid::Yaml(model) => {
+            let file = copy.write("solid/participant.yaml", &without_fps(&copy.text("solid/participant.yaml", &[])));
+            copy.write("solid/model.yaml", &model);
+            copy.copy("solid/solver.yaml", &[]);
+            in_threads::mbs(file, x2)
+        }
+    };
+    let results = testing::run_in_threads(vec![in_threads::stream(fluid_file, copy.case.config.clone()), solid_job]);
+    (copy.case, results)
 }
 
 fn reference() -> Monolithic {
@@ -269,20 +257,13 @@ fn yaml_route_and_coded_route_give_the_same_motion() {
 /// output appears, and its motion is the one of the in-process run.
 #[test]
 fn shipped_case_runs_as_processes_through_the_launcher() {
-    let tidelink = PathBuf::from(env!("CARGO_BIN_EXE_tidelink"));
     // Up to date, next to this tidelink (same profile and target folder).
     support::participant_programs(&[("tidelink-mbs", "tidelink-flap"), ("tidelink-buoyancy", "tidelink-stream")]);
-    let dir = tempfile::tempdir().unwrap();
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/flap");
-    for f in
-        ["tidelink.yaml", "precice-config.xml", "flap_points.txt", "fluid/participant.yaml", "fluid/stream_model.yaml"]
-    {
-        let to = dir.path().join(f);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::copy(root.join(f), to).unwrap();
-    }
-    let out = std::process::Command::new(&tidelink).arg("run").arg(dir.path()).output().expect("start tidelink run");
-    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    let files =
+        ["tidelink.yaml", "precice-config.xml", "flap_points.txt", "fluid/participant.yaml", "fluid/stream_model.yaml"];
+    let dir = shipped_case("flap", &files, |_, text| text);
+    let out = tidelink(&["run"], dir.path());
+    let text = text(&out);
     assert!(out.status.success(), "{text}");
     let rows = output::read(&dir.path().join("solid-output/flap.csv")).expect("the flap's CSV");
     assert_eq!(rows.len(), 101, "one row per 25 ms window over 2.5 s plus the initial row");

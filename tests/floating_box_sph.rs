@@ -11,17 +11,12 @@
 //! Run time: 2.4 s of simulated time, about 24 000 SPH steps of 1540 particles; about a minute
 //! and a half in a debug build on two cores (the solver library is optimised in debug builds too).
 
-use tidelink_adapter_core::coupling::Backend;
-use tidelink_adapter_core::testing;
 use tidelink_mbs::io::output;
 use tidelink_vtk::{read_vtu, PvdIndex};
 
-const XML: &str = include_str!("../configs/floating_box_sph/precice-config.xml");
-const FLUID: &str = include_str!("../configs/floating_box_sph/fluid/participant.yaml");
-const FLUID_MODEL: &str = include_str!("../configs/floating_box_sph/fluid/sph_model.yaml");
-const SOLID: &str = include_str!("../configs/floating_box_sph/solid/participant.yaml");
-const SOLID_MODEL: &str = include_str!("../configs/floating_box_sph/solid/model.yaml");
-const SOLID_SOLVER: &str = include_str!("../configs/floating_box_sph/solid/solver.yaml");
+mod support;
+use support::in_threads;
+use support::temp_copy::TempCopy;
 
 // The shipped case's physics.
 /// Box width along x, depth along y (m) and mass (kg).
@@ -36,11 +31,6 @@ const DP: f64 = 0.01;
 const RHO: f64 = 1000.0;
 const G: f64 = 9.81;
 
-fn edit(text: &str, from: &str, to: &str) -> String {
-    assert!(text.contains(from), "the shipped file no longer contains `{from}`");
-    text.replace(from, to)
-}
-
 /// A box floating at rest displaces its weight: draft = M / (ρ B D) = 5 cm, which the coupled
 /// run must reproduce within 3 %.
 ///
@@ -52,33 +42,15 @@ fn edit(text: &str, from: &str, to: &str) -> String {
 /// not roll.
 #[test]
 fn a_floating_box_settles_at_the_draft_where_buoyancy_equals_weight() {
-    let xml = edit(XML, r#"exchange-directory=".""#, r#"exchange-directory="{dir}""#);
-    let xml = edit(&xml, r#"<max-time-windows value="3000" />"#, r#"<max-time-windows value="2400" />"#);
-    let case = testing::temp_case(&xml);
-    let fluid_file = case.write("fluid/participant.yaml", FLUID);
-    case.write("fluid/sph_model.yaml", FLUID_MODEL);
-    let solid_file = case.write("solid/participant.yaml", SOLID);
-    case.write("solid/model.yaml", SOLID_MODEL);
-    case.write("solid/solver.yaml", SOLID_SOLVER);
-    let (x1, x2) = (case.config.clone(), case.config.clone());
-    let outputs = testing::run_participants(vec![
-        (
-            "Fluid",
-            Box::new(move || {
-                tidelink_sph::run_with_progress(&fluid_file, &x1, Backend::Native, &mut ())
-                    .map(|(_, files)| files)
-                    .map_err(|e| format!("Fluid: {e:#}"))
-            }),
-        ),
-        (
-            "Solid",
-            Box::new(move || {
-                tidelink_mbs::run_with_progress(&solid_file, &x2, Backend::Native, &mut ())
-                    .map(|r| r.outputs)
-                    .map_err(|e| format!("Solid: {e:#}"))
-            }),
-        ),
-    ]);
+    let copy = TempCopy::shipped(
+        "configs/floating_box_sph",
+        "precice-config.xml",
+        &[(r#"<max-time-windows value="3000" />"#, r#"<max-time-windows value="2400" />"#)],
+    );
+    let fluid_file = copy.copy("fluid/participant.yaml", &[]);
+    let solid_file = copy.copy("solid/participant.yaml", &[]);
+    copy.copy_all(&["fluid/sph_model.yaml", "solid/model.yaml", "solid/solver.yaml"]);
+    let outputs = in_threads::fluid_and_mbs(in_threads::sph, fluid_file, solid_file, &copy.case);
     let csv = outputs.iter().find(|p| p.ends_with("solid/output/box.csv")).expect("the Solid's box.csv");
     let rows = output::read(csv).expect("read box.csv");
     assert_eq!(rows.last().map(|r| (r.time * 1e3).round()), Some(2400.0), "the run reached 2.4 s");

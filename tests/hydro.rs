@@ -30,38 +30,29 @@ fn rel_diff(ours: f64, reference: f64) -> f64 {
     (ours - reference).abs() / reference.abs()
 }
 
+/// Writes a description of two frequencies and the body `body` (its YAML lines, from line 3 of
+/// the file) as `name` in a new folder and runs `tidelink hydro` on it: (the folder, the
+/// description's path, success, stdout + stderr).
+fn hydro_on_body(name: &str, body: &str) -> (tempfile::TempDir, PathBuf, bool, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let desc = dir.path().join(name);
+    std::fs::write(&desc, format!("frequencies: {{min: 0.5, max: 1.0, count: 2}}\nbodies:\n{body}")).unwrap();
+    let (ok, out) = hydro(&desc, &dir.path().join("x.h5"));
+    (dir, desc, ok, out)
+}
+
 #[test]
 fn bad_key_is_reported_with_file_and_line() {
-    let dir = tempfile::tempdir().unwrap();
-    let desc = dir.path().join("bad.yaml");
-    let text = concat!(
-        "frequencies: {min: 0.5, max: 1.0, count: 2}\n",
-        "bodies:\n",
-        "  - name: b\n",
-        "    kind: sphere\n",
-        "    radus: 2\n",
-        "    cg: [0, 0, 0]\n",
-    );
-    std::fs::write(&desc, text).unwrap();
-    let (ok, out) = hydro(&desc, &dir.path().join("x.h5"));
+    let body = concat!("  - name: b\n", "    kind: sphere\n", "    radus: 2\n", "    cg: [0, 0, 0]\n");
+    let (_dir, desc, ok, out) = hydro_on_body("bad.yaml", body);
     assert!(!ok, "{out}");
     assert!(out.contains(&format!("{}:5:", desc.display())) && out.contains("radus"), "{out}");
 }
 
 #[test]
 fn missing_kind_key_is_reported_at_the_body() {
-    let dir = tempfile::tempdir().unwrap();
-    let desc = dir.path().join("cyl.yaml");
-    let text = concat!(
-        "frequencies: {min: 0.5, max: 1.0, count: 2}\n",
-        "bodies:\n",
-        "  - name: c\n",
-        "    kind: cylinder\n",
-        "    radius: 2\n",
-        "    cg: [0, 0, 0]\n",
-    );
-    std::fs::write(&desc, text).unwrap();
-    let (ok, out) = hydro(&desc, &dir.path().join("x.h5"));
+    let body = concat!("  - name: c\n", "    kind: cylinder\n", "    radius: 2\n", "    cg: [0, 0, 0]\n");
+    let (_dir, _, ok, out) = hydro_on_body("cyl.yaml", body);
     assert!(!ok && out.contains(":3:") && out.contains("`draft`"), "{out}");
 }
 

@@ -300,16 +300,12 @@ fn ball_rows(case: &Path) -> std::io::Result<Vec<u8>> {
     })
 }
 
-/// Two runs of different cases that share an exchange directory, started together many times:
-/// each either runs with its own physics (its output equals that of a run alone, bit for bit)
-/// or is refused at once because the other is using the directory. Never both exit 0 with
-/// each other's partners.
-#[test]
-fn runs_of_different_cases_sharing_an_exchange_directory_never_cross() {
-    programs();
+/// [`two_cases`] in a new folder, each run alone by `tidelink run` (which must succeed): the
+/// folder, the cases and the ball's rows of each run alone.
+fn two_cases_run_alone() -> (tempfile::TempDir, [PathBuf; 2], Vec<Vec<u8>>) {
     let root = tempfile::tempdir().expect("folder");
     let cases = two_cases(root.path());
-    let reference: Vec<Vec<u8>> = cases
+    let reference = cases
         .iter()
         .map(|c| {
             let o = Command::new(TIDELINK).arg("run").arg(c).output().expect("run alone");
@@ -317,6 +313,17 @@ fn runs_of_different_cases_sharing_an_exchange_directory_never_cross() {
             ball_rows(c).expect("output of a run alone")
         })
         .collect();
+    (root, cases, reference)
+}
+
+/// Two runs of different cases that share an exchange directory, started together many times:
+/// each either runs with its own physics (its output equals that of a run alone, bit for bit)
+/// or is refused at once because the other is using the directory. Never both exit 0 with
+/// each other's partners.
+#[test]
+fn runs_of_different_cases_sharing_an_exchange_directory_never_cross() {
+    programs();
+    let (root, cases, reference) = two_cases_run_alone();
     assert_ne!(reference[0], reference[1], "the two cases must differ in their physics");
     let shared = canonical(&root.path().join("shared"));
     let (mut both_ran, mut refused) = (0, 0);
@@ -370,16 +377,7 @@ fn by_hand(case: &Path, program: &str, spec: &str, run: &str, log: &Path) -> Chi
 #[test]
 fn participants_of_different_runs_started_by_hand_never_cross() {
     programs();
-    let root = tempfile::tempdir().expect("folder");
-    let cases = two_cases(root.path());
-    let reference: Vec<Vec<u8>> = cases
-        .iter()
-        .map(|c| {
-            let o = Command::new(TIDELINK).arg("run").arg(c).output().expect("run alone");
-            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-            ball_rows(c).expect("output of a run alone")
-        })
-        .collect();
+    let (root, cases, reference) = two_cases_run_alone();
     let mut failed_runs = 0;
     for trial in 0..8 {
         for c in &cases {

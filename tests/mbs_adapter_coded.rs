@@ -15,9 +15,9 @@ use tidelink_mbs_solver::{RigidBodyBuilder, SemiImplicitEuler};
 /// A fixed ground: the model the code adds its bodies to.
 const GROUND: &str = "model:\n  bodies:\n    - name: ground\n      location: [0, 0, 0]\n      fixed: true\n";
 
-const XML: &str = include_str!("../configs/sphere_drop/precice-config.xml");
-const FLUID: &str = include_str!("../configs/sphere_drop/fluid/participant.yaml");
-const FLUID_MODEL: &str = include_str!("../configs/sphere_drop/fluid/buoyancy_model.yaml");
+mod support;
+use support::in_threads;
+use support::temp_copy::TempCopy;
 
 fn coded_system() -> MbsAdapter {
     let gravity = Vector3::new(0.0, 0.0, -9.81);
@@ -49,39 +49,29 @@ fn coded_ball() -> MbsAdapter {
 /// Runs the coded Solid against the Fluid for `windows` 1 ms windows; the Solid's adapter
 /// after the run, its step count and the wall time it took.
 fn run(mut solid: MbsAdapter, windows: usize) -> (MbsAdapter, usize, f64) {
-    let xml = XML
-        .replace(r#"exchange-directory=".""#, r#"exchange-directory="{dir}""#)
-        .replace(r#"<max-time-windows value="1000" />"#, &format!(r#"<max-time-windows value="{windows}" />"#));
-    let case = testing::temp_case(&xml);
-    let fluid_file = case.write("fluid/participant.yaml", FLUID);
-    case.write("fluid/buoyancy_model.yaml", FLUID_MODEL);
-    let (x1, x2) = (case.config.clone(), case.config.clone());
+    let windows = format!(r#"<max-time-windows value="{windows}" />"#);
+    let copy = TempCopy::shipped(
+        "configs/sphere_drop",
+        "precice-config.xml",
+        &[(r#"<max-time-windows value="1000" />"#, &windows)],
+    );
+    let fluid_file = copy.copy("fluid/participant.yaml", &[]);
+    copy.copy("fluid/buoyancy_model.yaml", &[]);
+    let x2 = copy.case.config.clone();
     let out = Arc::new(Mutex::new(None));
     let out2 = out.clone();
-    let results = testing::run_in_threads::<Result<(), String>>(vec![
-        (
-            "Fluid",
-            Box::new(move || {
-                tidelink_buoyancy::run_with_progress(&fluid_file, &x1, Backend::Native, &mut ())
-                    .map(|_| ())
-                    .map_err(|e| format!("Fluid: {e:#}"))
-            }),
-        ),
-        (
-            "Solid",
-            Box::new(move || {
-                let start = Instant::now();
-                let mut c = coupling::open(Backend::Native, "Solid", &x2).map_err(|e| e.to_string())?;
-                let s = driver::run(&mut solid, c.as_mut(), ReadDataTime::WindowEnd, &mut ())
-                    .map_err(|e| format!("Solid: {e:#}"))?;
-                *out2.lock().unwrap() = Some((solid, s.steps as usize, start.elapsed().as_secs_f64()));
-                Ok(())
-            }),
-        ),
-    ]);
-    for r in results {
-        r.unwrap_or_else(|e| panic!("{e}"));
-    }
+    let solid_job: testing::Job<in_threads::Outputs> = (
+        "Solid",
+        Box::new(move || {
+            let start = Instant::now();
+            let mut c = coupling::open(Backend::Native, "Solid", &x2).map_err(|e| e.to_string())?;
+            let s = driver::run(&mut solid, c.as_mut(), ReadDataTime::WindowEnd, &mut ())
+                .map_err(|e| format!("Solid: {e:#}"))?;
+            *out2.lock().unwrap() = Some((solid, s.steps as usize, start.elapsed().as_secs_f64()));
+            Ok(Vec::new())
+        }),
+    );
+    testing::run_participants(vec![in_threads::buoyancy(fluid_file, copy.case.config.clone()), solid_job]);
     let taken = out.lock().unwrap().take();
     taken.expect("the Solid ran")
 }

@@ -1,51 +1,23 @@
 //! `output.format: HDF5` through a coupled run of the sphere_drop case (native engine,
 //! participants in threads): one group per body with its time series, read back.
 
-use tidelink_adapter_core::coupling::Backend;
-use tidelink_adapter_core::testing;
-
-const XML: &str = include_str!("../configs/sphere_drop/precice-config.xml");
-const SOLID: &str = include_str!("../configs/sphere_drop/solid/participant.yaml");
-const SOLID_MODEL: &str = include_str!("../configs/sphere_drop/solid/model.yaml");
-const SOLID_SOLVER: &str = include_str!("../configs/sphere_drop/solid/solver.yaml");
-const FLUID: &str = include_str!("../configs/sphere_drop/fluid/participant.yaml");
-const FLUID_MODEL: &str = include_str!("../configs/sphere_drop/fluid/buoyancy_model.yaml");
-
-fn edit(text: &str, from: &str, to: &str) -> String {
-    assert!(text.contains(from), "the shipped file no longer contains `{from}`");
-    text.replace(from, to)
-}
+mod support;
+use support::in_threads;
+use support::temp_copy::TempCopy;
 
 fn run(format: &str, fps: &str) -> Vec<std::path::PathBuf> {
-    let xml = edit(XML, r#"exchange-directory=".""#, r#"exchange-directory="{dir}""#);
-    let xml = edit(&xml, r#"<max-time-windows value="1000" />"#, r#"<max-time-windows value="200" />"#);
-    let case = testing::temp_case(&xml);
-    let solid = edit(SOLID, "format: CSV", &format!("format: {format}"));
-    let solid = edit(&solid, "fps: 1000 ", &format!("fps: {fps} "));
-    let solid_file = case.write("solid/participant.yaml", &solid);
-    case.write("solid/model.yaml", SOLID_MODEL);
-    case.write("solid/solver.yaml", SOLID_SOLVER);
-    let fluid_file = case.write("fluid/participant.yaml", FLUID);
-    case.write("fluid/buoyancy_model.yaml", FLUID_MODEL);
-    let (x1, x2) = (case.config.clone(), case.config.clone());
-    let outputs = testing::run_participants(vec![
-        (
-            "Fluid",
-            Box::new(move || {
-                tidelink_buoyancy::run_with_progress(&fluid_file, &x1, Backend::Native, &mut ())
-                    .map(|_| Vec::new())
-                    .map_err(|e| format!("Fluid: {e:#}"))
-            }),
-        ),
-        (
-            "Solid",
-            Box::new(move || {
-                tidelink_mbs::run_with_progress(&solid_file, &x2, Backend::Native, &mut ())
-                    .map(|r| r.outputs)
-                    .map_err(|e| format!("Solid: {e:#}"))
-            }),
-        ),
-    ]);
+    let copy = TempCopy::shipped(
+        "configs/sphere_drop",
+        "precice-config.xml",
+        &[(r#"<max-time-windows value="1000" />"#, r#"<max-time-windows value="200" />"#)],
+    );
+    let solid_file = copy.copy(
+        "solid/participant.yaml",
+        &[("format: CSV", &format!("format: {format}")), ("fps: 1000 ", &format!("fps: {fps} "))],
+    );
+    copy.copy_all(&["solid/model.yaml", "solid/solver.yaml", "fluid/buoyancy_model.yaml"]);
+    let fluid_file = copy.copy("fluid/participant.yaml", &[]);
+    let outputs = in_threads::fluid_and_mbs(in_threads::buoyancy, fluid_file, solid_file, &copy.case);
     // Copy the files out of the temporary case before it is removed.
     let keep = std::env::temp_dir().join(format!("tidelink_adapter_output_{format}_{fps}_{}", std::process::id()));
     std::fs::create_dir_all(&keep).unwrap();

@@ -14,7 +14,6 @@
 
 use nalgebra::Vector3;
 use std::path::Path;
-use std::process::Command;
 use tidelink_adapter_core::coupling::{self, Backend, Coupling};
 use tidelink_adapter_core::testing;
 use tidelink_mbs::io::output;
@@ -29,41 +28,7 @@ const POINTS: &str = include_str!("../configs/quickstart/flap_points.txt");
 
 /// The quickstart's coupling in our words: Solid first, serial-explicit, 25 ms windows for
 /// 2.5 s, the Fluid mapping both ways; `{mapping}` and `{exchange}` are filled in per test.
-const XML: &str = r#"<?xml version="1.0" encoding="UTF-8" ?>
-<precice-configuration>
-  <data:vector name="Force" />
-  <data:vector name="Displacement" />
-  <mesh name="Fluid-Mesh" dimensions="2">
-    <use-data name="Force" />
-    <use-data name="Displacement" />
-  </mesh>
-  <mesh name="Solid-Mesh" dimensions="2">
-    <use-data name="Displacement" />
-    <use-data name="Force" />
-  </mesh>
-  <participant name="Fluid">
-    <provide-mesh name="Fluid-Mesh" />
-    <receive-mesh name="Solid-Mesh" from="Solid" />
-    <read-data name="Displacement" mesh="Fluid-Mesh" />
-    <write-data name="Force" mesh="Fluid-Mesh" />
-    {mapping}
-  </participant>
-  <participant name="Solid">
-    <provide-mesh name="Solid-Mesh" />
-    <read-data name="Force" mesh="Solid-Mesh" />
-    <write-data name="Displacement" mesh="Solid-Mesh" />
-    <watch-point mesh="Solid-Mesh" name="Flap-Tip" coordinate="0.25;0.0" />
-  </participant>
-  <m2n:sockets acceptor="Fluid" connector="Solid" exchange-directory="{exchange}" />
-  <coupling-scheme:serial-explicit>
-    <time-window-size value="2.5e-2" />
-    <max-time value="2.5" />
-    <participants first="Solid" second="Fluid" />
-    <exchange data="Force" mesh="Solid-Mesh" from="Fluid" to="Solid" />
-    <exchange data="Displacement" mesh="Solid-Mesh" from="Solid" to="Fluid" />
-  </coupling-scheme:serial-explicit>
-</precice-configuration>
-"#;
+const XML: &str = include_str!("fixtures/quickstart-precice-config.xml");
 
 const RBF: &str = r#"<mapping:rbf direction="read" from="Solid-Mesh" to="Fluid-Mesh" constraint="consistent">
       <basis-function:thin-plate-splines />
@@ -116,8 +81,8 @@ fn tidelink_check_accepts_the_case() {
     let root = tempfile::tempdir().unwrap();
     let xml = XML.replace("{mapping}", RBF).replace("{exchange}", "..");
     let case = lay_out(root.path(), &xml);
-    let out = Command::new(env!("CARGO_BIN_EXE_tidelink")).arg("check").arg(&case).output().expect("start tidelink");
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let out = support::case::tidelink(&["check"], &case);
+    let text = support::case::text(&out);
     assert!(out.status.success(), "tidelink check refused the case:\n{text}");
     assert!(text.contains("case `quickstart`: no errors"), "{text}");
 }

@@ -10,13 +10,13 @@
 use nalgebra::{Complex, DMatrix, DVector};
 use std::f64::consts::PI;
 use std::path::{Path, PathBuf};
-use tidelink_adapter_core::coupling::Backend;
 use tidelink_adapter_core::testing;
 use tidelink_mbs::io::output::{self, Row};
 use tidelink_tdpf_solver::frequency_domain::{steady_heave, HeaveSystem};
 
 mod support;
-use support::rm3_case::{self, Coupling, IMPLICIT, PLATE_FREE_MODEL, SOLID_MODEL};
+use support::in_threads;
+use support::rm3_case::{self, IMPLICIT, PLATE_FREE_MODEL, SOLID_MODEL};
 
 const OMEGA: f64 = 2.0 * PI / 8.0;
 const WAVE_AMPLITUDE: f64 = 1.25;
@@ -36,38 +36,13 @@ fn rm3_data() -> PathBuf {
 
 /// The float's and the spar's rows (10 per second) of a coupled run of `duration` s.
 fn coupled(data: &Path, body_to_body: bool, duration: f64, window: f64) -> (Vec<Row>, Vec<Row>) {
-    coupled_model(data, &IMPLICIT, SOLID_MODEL, body_to_body, duration, window)
+    coupled_model(data, SOLID_MODEL, body_to_body, duration, window)
 }
 
-/// As [`coupled`], with coupling `c` and the Solid's model file `model`.
-fn coupled_model(
-    data: &Path,
-    c: &Coupling,
-    model: &str,
-    body_to_body: bool,
-    duration: f64,
-    window: f64,
-) -> (Vec<Row>, Vec<Row>) {
-    let (case, solid_file, fluid_file) = rm3_case::write(data, c, model, body_to_body, duration, window, "CSV");
-    let (x1, x2) = (case.config.clone(), case.config.clone());
-    let outputs = testing::run_participants(vec![
-        (
-            "Fluid",
-            Box::new(move || {
-                tidelink_tdpf::participant::run_with_progress(&fluid_file, &x1, Backend::Native, &mut ())
-                    .map(|_| Vec::new())
-                    .map_err(|e| format!("Fluid: {e:#}"))
-            }),
-        ),
-        (
-            "Solid",
-            Box::new(move || {
-                tidelink_mbs::run_with_progress(&solid_file, &x2, Backend::Native, &mut ())
-                    .map(|r| r.outputs)
-                    .map_err(|e| format!("Solid: {e:#}"))
-            }),
-        ),
-    ]);
+/// As [`coupled`], with the Solid's model file `model`.
+fn coupled_model(data: &Path, model: &str, body_to_body: bool, duration: f64, window: f64) -> (Vec<Row>, Vec<Row>) {
+    let (case, solid_file, fluid_file) = rm3_case::write(data, &IMPLICIT, model, body_to_body, duration, window, "CSV");
+    let outputs = in_threads::fluid_and_mbs(in_threads::tdpf, fluid_file, solid_file, &case);
     let read = |name: &str| {
         let path = outputs.iter().find(|p| p.ends_with(format!("{name}.csv"))).expect("a CSV per body");
         output::read(path).expect("read the Solid's CSV")
@@ -237,7 +212,7 @@ fn frequency_domain_reference_matches_the_published_figures() {
 fn with_the_spar_free_heave_is_unchanged_and_the_pair_surges_and_pitches() {
     let data = rm3_data();
     let (held_f, held_p) = coupled(&data, false, 40.0, SHIPPED_WINDOW);
-    let (free_f, free_p) = coupled_model(&data, &IMPLICIT, PLATE_FREE_MODEL, false, 40.0, SHIPPED_WINDOW);
+    let (free_f, free_p) = coupled_model(&data, PLATE_FREE_MODEL, false, 40.0, SHIPPED_WINDOW);
     let worst =
         |a: &[Row], b: &[Row]| a.iter().zip(b).map(|(x, y)| (x.position.z - y.position.z).abs()).fold(0.0, f64::max);
     let (df, dp) = (worst(&held_f, &free_f), worst(&held_p, &free_p));

@@ -33,19 +33,12 @@ use nalgebra::Complex;
 use std::f64::consts::PI;
 use std::path::Path;
 use std::time::Instant;
-use tidelink_adapter_core::coupling::Backend;
-use tidelink_adapter_core::testing;
 use tidelink_mbs::io::output::{self, Row};
 
 mod support;
+use support::in_threads;
+use support::temp_copy::TempCopy;
 use support::{A_INF_BAR, HULME};
-
-const XML: &str = include_str!("sphere_decay/precice-config.xml");
-const SOLID: &str = include_str!("sphere_decay/solid/participant.yaml");
-const SOLID_MODEL: &str = include_str!("sphere_decay/solid/model.yaml");
-const SOLID_SOLVER: &str = include_str!("sphere_decay/solid/solver.yaml");
-const FLUID: &str = include_str!("sphere_decay/fluid/participant.yaml");
-const FLUID_MODEL: &str = include_str!("sphere_decay/fluid/tdpf_model.yaml");
 
 const RHO: f64 = 1000.0;
 const G: f64 = 9.81;
@@ -189,40 +182,17 @@ fn write_bemio(path: &Path) {
     put(&format!("{h}/excitation/im"), &[6, 1, nf], &vec![0.0; 6 * nf]);
 }
 
-fn edit(text: &str, from: &str, to: &str) -> String {
-    assert!(text.contains(from), "the fixture no longer contains `{from}`");
-    text.replace(from, to)
-}
-
 /// The sphere's (time, heave) every 0.01 s of a coupled run with coupling window `window`.
 fn coupled(window: f64) -> Vec<(f64, f64)> {
-    let xml = edit(XML, "{window}", &window.to_string());
-    let case = testing::temp_case(&edit(&xml, "{max_time}", &DURATION.to_string()));
-    write_bemio(&case.path().join("sphere.h5"));
-    let solid_file = case.write("solid/participant.yaml", SOLID);
-    case.write("solid/model.yaml", SOLID_MODEL);
-    case.write("solid/solver.yaml", &edit(SOLID_SOLVER, "{window}", &window.to_string()));
-    let fluid_file = case.write("fluid/participant.yaml", FLUID);
-    case.write("fluid/tdpf_model.yaml", FLUID_MODEL);
-    let (x1, x2) = (case.config.clone(), case.config.clone());
-    let outputs = testing::run_participants(vec![
-        (
-            "Fluid",
-            Box::new(move || {
-                tidelink_tdpf::participant::run_with_progress(&fluid_file, &x1, Backend::Native, &mut ())
-                    .map(|_| Vec::new())
-                    .map_err(|e| format!("Fluid: {e:#}"))
-            }),
-        ),
-        (
-            "Solid",
-            Box::new(move || {
-                tidelink_mbs::run_with_progress(&solid_file, &x2, Backend::Native, &mut ())
-                    .map(|r| r.outputs)
-                    .map_err(|e| format!("Solid: {e:#}"))
-            }),
-        ),
-    ]);
+    let (window, duration) = (window.to_string(), DURATION.to_string());
+    let copy =
+        TempCopy::new("tests/sphere_decay", "precice-config.xml", &[("{window}", &window), ("{max_time}", &duration)]);
+    write_bemio(&copy.case.path().join("sphere.h5"));
+    let solid_file = copy.copy("solid/participant.yaml", &[]);
+    copy.copy("solid/solver.yaml", &[("{window}", &window)]);
+    copy.copy_all(&["solid/model.yaml", "fluid/tdpf_model.yaml"]);
+    let fluid_file = copy.copy("fluid/participant.yaml", &[]);
+    let outputs = in_threads::fluid_and_mbs(in_threads::tdpf, fluid_file, solid_file, &copy.case);
     let path = outputs.iter().find(|p| p.ends_with("sphere.csv")).expect("the sphere's CSV");
     let rows: Vec<Row> = output::read(path).expect("read the Solid's CSV");
     rows.iter().map(|r| (r.time, r.position.z)).collect()

@@ -5,24 +5,12 @@
 //! integration of the same physics written here, independently of both solver libraries.
 
 use std::f64::consts::PI;
-use tidelink_adapter_core::coupling::Backend;
-use tidelink_adapter_core::testing;
 use tidelink_mbs::io::output::{self, Row};
 
 mod support;
-
-const XML: &str = include_str!("../configs/sphere_drop/precice-config.xml");
-const SOLID: &str = include_str!("../configs/sphere_drop/solid/participant.yaml");
-const SOLID_MODEL: &str = include_str!("../configs/sphere_drop/solid/model.yaml");
-const SOLID_SOLVER: &str = include_str!("../configs/sphere_drop/solid/solver.yaml");
-const FLUID: &str = include_str!("../configs/sphere_drop/fluid/participant.yaml");
-const FLUID_MODEL: &str = include_str!("../configs/sphere_drop/fluid/buoyancy_model.yaml");
-// The implicit variant (configs/sphere_drop/implicit): its own coupling, Solid and Fluid files
-// around the same model files.
-const IMPLICIT_XML: &str = include_str!("../configs/sphere_drop/implicit/precice-config.xml");
-const IMPLICIT_SOLID: &str = include_str!("../configs/sphere_drop/implicit/solid/participant.yaml");
-const IMPLICIT_SOLVER: &str = include_str!("../configs/sphere_drop/implicit/solid/solver.yaml");
-const IMPLICIT_FLUID: &str = include_str!("../configs/sphere_drop/implicit/fluid/participant.yaml");
+use support::case::{self, text, tidelink};
+use support::in_threads;
+use support::temp_copy::{edited, without_fps, TempCopy};
 
 // The physics of the shipped case (configs/sphere_drop).
 const R: f64 = 0.12;
@@ -94,59 +82,43 @@ struct Setup {
     implicit: bool,
 }
 
-fn edit(text: &str, from: &str, to: &str) -> String {
-    assert!(text.contains(from), "the shipped file no longer contains `{from}`");
-    text.replace(from, to)
-}
-
 /// Runs both participants on a temporary copy of the case; the Solid's rows, one per window.
 fn coupled(s: &Setup) -> Vec<Row> {
-    let (xml, solid, solver, fluid) = if s.implicit {
-        let solid = edit(IMPLICIT_SOLID, "model: ../../solid/model.yaml", "model: model.yaml");
-        (IMPLICIT_XML, solid, IMPLICIT_SOLVER.to_string(), edit(IMPLICIT_FLUID, "model: ../../fluid/", "model: "))
-    } else {
-        let solid = edit(SOLID, "read_data_time: WINDOW_END", &format!("read_data_time: {}", s.solid_read));
-        let solver = edit(SOLID_SOLVER, &format!("type: {EULER}"), &format!("type: {}", s.integrator));
-        (XML, solid, solver, FLUID.to_string())
-    };
-    let xml = edit(xml, r#"exchange-directory=".""#, r#"exchange-directory="{dir}""#);
-    let xml =
-        edit(&xml, r#"<time-window-size value="1e-3" />"#, &format!(r#"<time-window-size value="{}" />"#, s.window));
-    let xml =
-        edit(&xml, r#"<max-time-windows value="1000" />"#, &format!(r#"<max-time-windows value="{}" />"#, s.windows));
-    let case = testing::temp_case(&xml);
-    let location = format!("location: [0, 0, {}]", s.z0);
-    // One row per window, whatever its size.
-    let solid: String =
-        solid.lines().filter(|l| !l.trim_start().starts_with("fps:")).map(|l| format!("{l}\n")).collect();
-    let solid_file = case.write("solid/participant.yaml", &solid);
-    case.write("solid/model.yaml", &edit(SOLID_MODEL, "location: [0, 0, 0.18]", &location));
-    case.write("solid/solver.yaml", &edit(&solver, "time_step: 1e-3", &format!("time_step: {}", s.window)));
-    let fluid_file = case.write("fluid/participant.yaml", &edit(&fluid, "location: [0, 0, 0.18]", &location));
-    case.write(
-        "fluid/buoyancy_model.yaml",
-        &edit(FLUID_MODEL, "drag_coefficient: 0.5", &format!("drag_coefficient: {}", s.drag)),
+    // The implicit variant (configs/sphere_drop/implicit): its own coupling, Solid and Fluid
+    // files around the same model files.
+    let variant = if s.implicit { "implicit/" } else { "" };
+    let window = format!(r#"<time-window-size value="{}" />"#, s.window);
+    let windows = format!(r#"<max-time-windows value="{}" />"#, s.windows);
+    let copy = TempCopy::shipped(
+        "configs/sphere_drop",
+        &format!("{variant}precice-config.xml"),
+        &[(r#"<time-window-size value="1e-3" />"#, &window), (r#"<max-time-windows value="1000" />"#, &windows)],
     );
-
-    let (x1, x2) = (case.config.clone(), case.config.clone());
-    let outputs = testing::run_participants(vec![
+    let (solid, solver, fluid) = if s.implicit {
         (
-            "Fluid",
-            Box::new(move || {
-                tidelink_buoyancy::run_with_progress(&fluid_file, &x1, Backend::Native, &mut ())
-                    .map(|_| Vec::new())
-                    .map_err(|e| format!("Fluid: {e:#}"))
-            }),
-        ),
+            copy.text("implicit/solid/participant.yaml", &[("model: ../../solid/model.yaml", "model: model.yaml")]),
+            copy.text("implicit/solid/solver.yaml", &[]),
+            copy.text("implicit/fluid/participant.yaml", &[("model: ../../fluid/", "model: ")]),
+        )
+    } else {
+        let read = format!("read_data_time: {}", s.solid_read);
+        let integrator = (format!("type: {EULER}"), format!("type: {}", s.integrator));
         (
-            "Solid",
-            Box::new(move || {
-                tidelink_mbs::run_with_progress(&solid_file, &x2, Backend::Native, &mut ())
-                    .map(|r| r.outputs)
-                    .map_err(|e| format!("Solid: {e:#}"))
-            }),
-        ),
-    ]);
+            copy.text("solid/participant.yaml", &[("read_data_time: WINDOW_END", &read)]),
+            copy.text("solid/solver.yaml", &[(&integrator.0, &integrator.1)]),
+            copy.text("fluid/participant.yaml", &[]),
+        )
+    };
+    let location = format!("location: [0, 0, {}]", s.z0);
+    let solid_file = copy.write("solid/participant.yaml", &without_fps(&solid));
+    copy.copy("solid/model.yaml", &[("location: [0, 0, 0.18]", &location)]);
+    let step = format!("time_step: {}", s.window);
+    copy.write("solid/solver.yaml", &edited("solid/solver.yaml", &solver, &[("time_step: 1e-3", &step)]));
+    let fluid = edited("fluid/participant.yaml", &fluid, &[("location: [0, 0, 0.18]", &location)]);
+    let fluid_file = copy.write("fluid/participant.yaml", &fluid);
+    let drag = format!("drag_coefficient: {}", s.drag);
+    copy.copy("fluid/buoyancy_model.yaml", &[("drag_coefficient: 0.5", &drag)]);
+    let outputs = in_threads::fluid_and_mbs(in_threads::buoyancy, fluid_file, solid_file, &copy.case);
     assert_eq!(outputs.len(), 1, "one CSV file for the ball");
     let rows = output::read(&outputs[0]).expect("read the Solid's CSV");
     assert_eq!(rows.len(), s.windows + 1, "one row per window plus the initial one");
@@ -343,36 +315,16 @@ fn window_start_lag_pumps_energy_into_an_undamped_ball() {
     );
 }
 
-/// Copies a case folder (files and sub-folders, no run output) into `to`.
-fn copy_case(from: &std::path::Path, to: &std::path::Path) {
-    for entry in std::fs::read_dir(from).expect("read case folder") {
-        let entry = entry.expect("case entry");
-        let name = entry.file_name();
-        if name == "output" || name == "precice-run" {
-            continue;
-        }
-        let target = to.join(&name);
-        if entry.path().is_dir() {
-            std::fs::create_dir_all(&target).expect("create sub-folder");
-            copy_case(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy case file");
-        }
-    }
-}
-
 /// The shipped case as users run it: `tidelink run` starts `tidelink-buoyancy` and
 /// `tidelink-mbs` as processes (found next to `tidelink`), and the Solid's trajectory is
 /// the monolithic one within the first-order bound of the in-thread test (2 mm at 1 ms).
 #[test]
 fn shipped_case_runs_as_processes_through_the_launcher() {
-    let tidelink = std::path::PathBuf::from(env!("CARGO_BIN_EXE_tidelink"));
     // Up to date, next to this tidelink (same profile and target folder).
     support::participant_programs(&[("tidelink-mbs", "tidelink-mbs"), ("tidelink-buoyancy", "tidelink-buoyancy")]);
-    let dir = tempfile::tempdir().expect("temporary folder");
-    copy_case(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/sphere_drop"), dir.path());
-    let out = std::process::Command::new(&tidelink).arg("run").arg(dir.path()).output().expect("start tidelink run");
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let dir = case::sphere_drop_with(&[]);
+    let out = tidelink(&["run"], dir.path());
+    let text = text(&out);
     assert!(out.status.success(), "tidelink run failed:\n{text}");
     assert!(text.contains("[Solid]") && text.contains("[Fluid]"), "output lines are prefixed:\n{text}");
     assert!(!text.contains("@progress"), "progress lines are not echoed:\n{text}");

@@ -26,6 +26,15 @@ fn warnings_about(d: &Diagnostics, word: &str) -> Vec<usize> {
     d.warnings().filter(|w| w.message.contains(word)).map(|w| w.location.line).collect()
 }
 
+/// Asserts that `d` holds these warnings and nothing else: for each `(word, line)`, one
+/// warning mentions `word`, on `line`.
+fn assert_only_warnings(d: &Diagnostics, expected: &[(&str, usize)]) {
+    for (word, line) in expected {
+        assert_eq!(warnings_about(d, word), [*line], "{word}");
+    }
+    assert_eq!(d.0.len(), expected.len(), "{d}");
+}
+
 fn data(list: &[spec::DataSpec]) -> Vec<(&str, DataType)> {
     list.iter().map(|d| (d.name.as_str(), d.data_type)).collect()
 }
@@ -56,9 +65,7 @@ fn sphere_drop_solid() {
     assert_eq!(data(&i.write_data), [("positions", DataType::Positions), ("velocities", DataType::LinearVelocities)]);
     assert_eq!(data(&i.read_data), [("forces", DataType::Forces), ("torques", DataType::Torques)]);
     assert_eq!(i.read_data[1].loc.line, 45);
-    assert_eq!(warnings_about(&d, "`visualization`"), [16]);
-    assert_eq!(warnings_about(&d, "end_time"), [8]);
-    assert_eq!(d.0.len(), 2, "{d}");
+    assert_only_warnings(&d, &[("`visualization`", 16), ("end_time", 8)]);
 }
 
 #[test]
@@ -80,10 +87,7 @@ fn sphere_drop_sph() {
     assert_eq!(data(&i.write_data), [("forces", DataType::Forces), ("torques", DataType::Torques)]);
     assert_eq!(data(&i.read_data), [("positions", DataType::Positions), ("velocities", DataType::LinearVelocities)]);
     // One warning each, although `visualization` has many sub-keys.
-    assert_eq!(warnings_about(&d, "`visualization`"), [15]);
-    assert_eq!(warnings_about(&d, "`shapes`"), [57]);
-    assert_eq!(warnings_about(&d, "end_time"), [8]);
-    assert_eq!(d.0.len(), 3, "{d}");
+    assert_only_warnings(&d, &[("`visualization`", 15), ("`shapes`", 57), ("end_time", 8)]);
 }
 
 #[test]

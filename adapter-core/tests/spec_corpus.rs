@@ -15,15 +15,21 @@ fn expectation(path: &Path, text: &str) -> (usize, String) {
     (line.trim().parse().expect("line number"), fragment.trim().to_string())
 }
 
-#[test]
-fn every_broken_file_reports_its_error_and_line() {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/yaml"));
+/// The folder tests/corpus/`name` and its `.yaml` files, sorted.
+fn corpus(name: &str) -> (PathBuf, Vec<PathBuf>) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus").join(name);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("corpus folder")
+        .unwrap_or_else(|e| panic!("corpus folder {}: {e}", dir.display()))
         .map(|e| e.expect("corpus entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
         .collect();
     files.sort();
+    (dir, files)
+}
+
+#[test]
+fn every_broken_file_reports_its_error_and_line() {
+    let (_, files) = corpus("yaml");
     assert!(files.len() >= 10, "the corpus needs at least 10 files, has {}", files.len());
     let mut failures = Vec::new();
     for path in &files {
@@ -54,13 +60,7 @@ fn every_broken_file_reports_its_error_and_line() {
 /// rule against their XML (named on a `# xml: FILE` first line; the expectation on the second).
 #[test]
 fn every_cross_file_problem_is_reported_with_its_line() {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/cross"));
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("cross corpus folder")
-        .map(|e| e.expect("corpus entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    files.sort();
+    let (dir, files) = corpus("cross");
     assert!(files.len() >= 5, "the cross corpus has {} files", files.len());
     let mut failures = Vec::new();
     for path in &files {

@@ -49,6 +49,22 @@ pub fn assert_error_at(out: &str, file: &Path, line: usize, fragment: &str) {
     );
 }
 
+/// `tidelink <args> <path>`, which must succeed: its output (as [`text`]).
+pub fn tidelink_ok(args: &[&str], path: &Path) -> String {
+    let o = tidelink(args, path);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    t
+}
+
+/// `tidelink <args> <path>`, which must fail: its output (as [`text`]).
+pub fn tidelink_err(args: &[&str], path: &Path) -> String {
+    let o = tidelink(args, path);
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    t
+}
+
 /// A copy of the shipped case `configs/<name>` (its `files`), each file's text passed through `edit`.
 pub fn shipped_case(name: &str, files: &[&str], edit: impl Fn(&str, String) -> String) -> Case {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs").join(name);
@@ -60,10 +76,22 @@ pub fn shipped_case(name: &str, files: &[&str], edit: impl Fn(&str, String) -> S
     case
 }
 
+/// [`shipped_case`] with `(file, from, to)` edits.
+pub fn shipped_with(name: &str, files: &[&str], edits: &[(&str, &str, &str)]) -> Case {
+    shipped_case(name, files, |f, text| replace_all(f, text, edits))
+}
+
 /// The shipped sphere_drop case (tidelink-mbs and tidelink-buoyancy) with `(file, from, to)` edits.
 pub fn sphere_drop_with(edits: &[(&str, &str, &str)]) -> Case {
-    shipped_case("sphere_drop", super::SPHERE_DROP_FILES, |f, text| replace_all(f, text, edits))
+    shipped_with("sphere_drop", super::SPHERE_DROP_FILES, edits)
 }
+
+/// Edits of the sphere_drop manifest that swap its participants' commands.
+pub const SPHERE_DROP_SWAPPED: &[(&str, &str, &str)] = &[
+    ("tidelink.yaml", "command: tidelink-buoyancy", "command: tidelink-swap"),
+    ("tidelink.yaml", "command: tidelink-mbs", "command: tidelink-buoyancy"),
+    ("tidelink.yaml", "command: tidelink-swap", "command: tidelink-mbs"),
+];
 
 /// The files of the shipped rm3_reg_waves case that [`rm3_case_with`] copies.
 pub const RM3_FILES: &[&str] = &[
@@ -86,6 +114,13 @@ pub fn rm3_case_with(edit: impl Fn(&str, String) -> String) -> Case {
         edit(f, text.replace("root: ../../../../shared/data/rm3", &format!("root: {data}")))
     })
 }
+
+/// Edits of the rm3_reg_waves manifest that swap its participants' commands.
+pub const RM3_SWAPPED: &[(&str, &str, &str)] = &[
+    ("tidelink.yaml", "command: tidelink-tdpf", "command: tidelink-swap"),
+    ("tidelink.yaml", "command: tidelink-mbs", "command: tidelink-tdpf"),
+    ("tidelink.yaml", "command: tidelink-swap", "command: tidelink-mbs"),
+];
 
 /// [`rm3_case_with`] with `(file, from, to)` edits.
 pub fn rm3_with(edits: &[(&str, &str, &str)]) -> Case {

@@ -103,12 +103,18 @@ pub fn participant_programs(bins: &[(&str, &str)]) -> PathBuf {
     bin_dir.to_path_buf()
 }
 
-/// Temporary copies of the shipped cases and the `tidelink` binary's output (tests/cli.rs,
-/// tests/check_vs_run.rs, tests/messages.rs).
+/// Temporary copies of the shipped cases and the `tidelink` binary's output, for the tests that
+/// run the binary.
 pub mod case;
 
 /// The rm3_reg_waves case in its two couplings (tests/rm3_reg_waves.rs, benches/rm3.rs).
 pub mod rm3_case;
+
+/// The participants as jobs for a coupled run in threads.
+pub mod in_threads;
+
+/// A folder of the repository copied with edits into a temporary case, for runs in threads.
+pub mod temp_copy;
 
 /// The files of the shipped configs/sphere_drop case, for tests that copy it.
 #[allow(dead_code)]

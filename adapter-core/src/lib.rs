@@ -21,8 +21,8 @@ pub use tidelink_coupling::time;
 pub use tidelink_precice_config as config;
 /// File-and-line findings shared by the XML and YAML readers.
 pub use tidelink_precice_config::diagnostics;
-pub mod capabilities;
 pub mod body_interface;
+pub mod capabilities;
 pub mod cli;
 pub mod driver;
 pub mod launcher;

@@ -28,6 +28,7 @@ pub mod driver;
 pub mod launcher;
 pub mod mesh;
 pub mod participant;
+mod participant_error;
 pub mod progress;
 pub mod records;
 #[cfg(test)]

@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 use tidelink_adapter_core::diagnostics::{Diagnostics, Location};
-use tidelink_adapter_core::participant::BuildError;
 use tidelink_adapter_core::AdapterError;
 
 /// Errors of `tidelink-buoyancy` and `tidelink-stream`.
@@ -53,22 +52,4 @@ pub enum Error {
     NoCheckpoint,
 }
 
-impl Error {
-    /// As a participant's build error: findings stay [`Diagnostics`] (so `--check` reports each
-    /// at its line), any other error keeps its chain.
-    pub fn into_build_error(self) -> BuildError {
-        match self {
-            Error::Files(d) => Box::new(d),
-            e => Box::new(e),
-        }
-    }
-}
-
-impl From<Error> for AdapterError {
-    fn from(e: Error) -> Self {
-        match e {
-            Error::Interface(e) => e,
-            e => AdapterError::participant(e),
-        }
-    }
-}
+tidelink_adapter_core::participant_error_conversions!(Error);

@@ -32,12 +32,6 @@ pub fn run_with_progress(file: &Path, xml: &Path, backend: Backend, progress: &m
     stand_in::run::<Stream>(file, xml, backend, progress)
 }
 
-/// Reads and cross-checks every file, returning the adapter ready to couple (and the
-/// participant file); all errors name their file and line, warnings are logged.
-pub fn build(participant_file: &Path, precice_config: &Path) -> Result<(StreamAdapter, ParticipantFile)> {
-    stand_in::build::<Stream>(participant_file, precice_config)
-}
-
 /// The adapter of `file`: its model file and bodies.
 fn build_adapter(file: &ParticipantFile) -> Result<Built<StreamAdapter>, Error> {
     let model_file = stand_in::model_file(file, "stream", "velocity, fluid_density, drag_coefficient, area")?;

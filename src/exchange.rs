@@ -41,7 +41,14 @@ pub fn clean(dirs: &[PathBuf], run: &str) -> Result<Vec<String>> {
             continue;
         }
         let cleaned = clean_precice_run(&run_dir);
-        if let Some((file, owner)) = cleaned.live.iter().find(|(_, o)| o.run.as_deref() != Some(run)) {
+        // A live `name~` beside a live `name` is a publication caught between its two steps (the
+        // link into place, then the removal of the `~` file): `name` says whose it is.
+        let in_progress = |file: &PathBuf| {
+            let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            name.strip_suffix('~').is_some_and(|done| cleaned.live.iter().any(|(f, _)| *f == file.with_file_name(done)))
+        };
+        if let Some((file, owner)) = cleaned.live.iter().find(|(f, o)| o.run.as_deref() != Some(run) && !in_progress(f))
+        {
             bail!(
                 "another run is using {}: the connection file {} belongs to a running participant ({owner}); wait for \
                  it or stop it",

@@ -3,6 +3,8 @@
 //! ../shared ([`shared_path`]), plus what adapters' tests need. Kept here so no test copies a
 //! fixture.
 
+use tidelink_adapter_core::config::DataKey;
+
 pub use tidelink_coupling::testing::{
     find_shared, run_in_threads, run_participants, shared_dir, shared_path, temp_case, thread_log_directory, Job,
     TempCase,
@@ -38,11 +40,11 @@ pub struct ScriptedCoupling {
     dimensions: usize,
     mesh_dimensions: std::collections::BTreeMap<String, usize>,
     mesh_data_dimensions: std::collections::BTreeMap<String, usize>,
-    data_dimensions: std::collections::BTreeMap<(String, String), usize>,
+    data_dimensions: std::collections::BTreeMap<DataKey, usize>,
     vertices: std::collections::BTreeMap<String, Vec<f64>>,
-    served: std::collections::BTreeMap<(String, String), Vec<f64>>,
+    served: std::collections::BTreeMap<DataKey, Vec<f64>>,
     zeros_when_unscripted: bool,
-    written: std::collections::BTreeMap<(String, String), Vec<f64>>,
+    written: std::collections::BTreeMap<DataKey, Vec<f64>>,
     failures: Vec<(Call, String, String)>,
     windows: u32,
     window_size: f64,
@@ -99,7 +101,7 @@ impl ScriptedCoupling {
 
     /// `data` on `mesh` has `n` components.
     pub fn with_data_dimensions(mut self, mesh: &str, data: &str, n: usize) -> Self {
-        self.data_dimensions.insert((mesh.to_string(), data.to_string()), n);
+        self.data_dimensions.insert(DataKey::new(mesh, data), n);
         self
     }
 
@@ -130,7 +132,7 @@ impl ScriptedCoupling {
     /// Serves `values` for reads of `data` on `mesh` from now on: the components of vertex `id`
     /// at `id × components`, in registration order.
     pub fn serve(&mut self, mesh: &str, data: &str, values: &[f64]) -> &mut Self {
-        self.served.insert((mesh.to_string(), data.to_string()), values.to_vec());
+        self.served.insert(DataKey::new(mesh, data), values.to_vec());
         self
     }
 
@@ -142,7 +144,7 @@ impl ScriptedCoupling {
     /// The values last written to `data` on `mesh`; panics when none were.
     #[track_caller]
     pub fn written(&self, mesh: &str, data: &str) -> &[f64] {
-        match self.written.get(&(mesh.to_string(), data.to_string())) {
+        match self.written.get(&DataKey::new(mesh, data)) {
             Some(v) => v,
             None => panic!("nothing was written to `{data}` on mesh `{mesh}`"),
         }
@@ -165,7 +167,7 @@ impl ScriptedCoupling {
     }
 
     fn data_dims(&self, mesh: &str, data: &str) -> usize {
-        let key = (mesh.to_string(), data.to_string());
+        let key = DataKey::new(mesh, data);
         let per_mesh = || self.mesh_data_dimensions.get(mesh).copied().unwrap_or(self.mesh_dims(mesh));
         self.data_dimensions.get(&key).copied().unwrap_or_else(per_mesh)
     }
@@ -212,7 +214,7 @@ impl tidelink_adapter_core::coupling::CouplingData for ScriptedCoupling {
     ) -> CouplingResult<()> {
         self.fail(Call::Read, mesh)?;
         let n = self.data_dims(mesh, data);
-        let Some(served) = self.served.get(&(mesh.to_string(), data.to_string())) else {
+        let Some(served) = self.served.get(&DataKey::new(mesh, data)) else {
             if self.zeros_when_unscripted {
                 values.fill(0.0);
                 return Ok(());
@@ -240,7 +242,7 @@ impl tidelink_adapter_core::coupling::CouplingData for ScriptedCoupling {
         values: &[f64],
     ) -> CouplingResult<()> {
         self.fail(Call::Write, mesh)?;
-        self.written.insert((mesh.to_string(), data.to_string()), values.to_vec());
+        self.written.insert(DataKey::new(mesh, data), values.to_vec());
         Ok(())
     }
 }

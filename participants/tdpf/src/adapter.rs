@@ -42,7 +42,7 @@
 use crate::error::Error;
 use nalgebra::{Rotation3, Vector3};
 use tidelink_adapter_core::body_interface::{BodyInterface, Needs, RigidMotion, RigidNeeds};
-use tidelink_adapter_core::config::{is_fluid_added_mass, PreciceConfig};
+use tidelink_adapter_core::config::{is_fluid_added_mass, DataKey, PreciceConfig};
 use tidelink_adapter_core::spec::ParticipantFile;
 use tidelink_adapter_core::{Adapter, AdapterError, AdapterResult, CouplingData, VertexId};
 use tidelink_tdpf_solver::hydro_model::{BodyLoad, BodyState, HydroModel};
@@ -71,7 +71,7 @@ pub struct Interface {
     /// written, TORQUES optional (without them the moments are dropped).
     pub bodies: BodyInterface<RigidMotion>,
     /// `(mesh, data)` of each FluidAddedMass write.
-    pub added_mass: Vec<(String, String)>,
+    pub added_mass: Vec<DataKey>,
 }
 
 impl Interface {
@@ -86,7 +86,7 @@ impl Interface {
                 p.write_data
                     .iter()
                     .filter(|u| is_fluid_added_mass(&u.mesh))
-                    .map(|u| (u.mesh.clone(), u.name.clone()))
+                    .map(|u| DataKey::new(&u.mesh, &u.name))
                     .collect()
             })
             .unwrap_or_default();
@@ -222,7 +222,7 @@ impl Adapter for TdpfAdapter {
         self.iface.bodies.register(coupling, &points)?;
         let nb = self.bodies.len();
         let mut registered: Vec<(String, Vec<VertexId>)> = Vec::new();
-        for (am_mesh, data) in self.iface.added_mass.clone() {
+        for DataKey { mesh: am_mesh, data } in self.iface.added_mass.clone() {
             if coupling.get_data_dimensions(&am_mesh, &data)? != 1 {
                 return Err(AdapterError::config(format!(
                     "added-mass data `{data}` on mesh `{am_mesh}` must be scalar (one value per coefficient)"
@@ -269,8 +269,8 @@ impl Adapter for TdpfAdapter {
         let loads: Vec<([f64; 3], [f64; 3])> =
             self.loads.iter().flatten().map(|(f, m)| ((*f).into(), (*m).into())).collect();
         self.iface.bodies.write_loads(coupling, &loads)?;
-        for ((mesh, data), ids) in self.iface.added_mass.iter().zip(&self.am_ids) {
-            coupling.write_data(mesh, data, ids, &vec![0.0; ids.len()])?;
+        for (key, ids) in self.iface.added_mass.iter().zip(&self.am_ids) {
+            coupling.write_data(&key.mesh, &key.data, ids, &vec![0.0; ids.len()])?;
         }
         Ok(())
     }

@@ -15,7 +15,7 @@
 use super::SetupError;
 use crate::coupling_body::CouplingBody;
 use nalgebra::{DMatrix, Vector3};
-use tidelink_adapter_core::config::{self, PreciceConfig};
+use tidelink_adapter_core::config::{self, DataKey, PreciceConfig};
 use tidelink_adapter_core::diagnostics::{Diagnostics, Location};
 use tidelink_adapter_core::spec::{AddedMassFrame, AddedMassSource, AddedMassSpec, ParticipantFile};
 use tidelink_adapter_core::{AdapterError, AdapterResult};
@@ -35,7 +35,7 @@ pub struct AddedMassRequest {
     pub meshes: Vec<String>,
     /// `(mesh, data)` of every datum this participant reads on a `SolidAddedMass...` mesh
     /// it provides: one sender's increments each.
-    pub channels: Vec<(String, String)>,
+    pub channels: Vec<DataKey>,
     /// `SolidAddedMass...` meshes this participant provides without reading on them (their
     /// vertices are registered all the same).
     pub idle_meshes: Vec<String>,
@@ -52,10 +52,10 @@ pub fn request(cfg: &PreciceConfig, name: &str) -> AddedMassRequest {
     let mut req = AddedMassRequest { enabled: !meshes.is_empty(), meshes, ..Default::default() };
     let Some(p) = cfg.participant(name) else { return req };
     for r in p.read_data.iter().filter(|u| config::is_solid_added_mass(&u.mesh) && p.provides(&u.mesh)) {
-        req.channels.push((r.mesh.clone(), r.name.clone()));
+        req.channels.push(DataKey::new(&r.mesh, &r.name));
     }
     for m in p.provide_meshes.iter().filter(|m| config::is_solid_added_mass(&m.name)) {
-        if !req.channels.iter().any(|(mesh, _)| *mesh == m.name) {
+        if !req.channels.iter().any(|k| k.mesh == m.name) {
             req.idle_meshes.push(m.name.clone());
         }
     }
@@ -115,7 +115,7 @@ pub fn configure(
         }
     };
     let mut meshes: Vec<(String, Option<String>)> =
-        req.channels.iter().map(|(mesh, data)| (mesh.clone(), Some(data.clone()))).collect();
+        req.channels.iter().map(|k| (k.mesh.clone(), Some(k.data.clone()))).collect();
     meshes.extend(req.idle_meshes.iter().map(|mesh| (mesh.clone(), None)));
     Ok((Some(AddedMassSetup { baseline, meshes }), warnings))
 }

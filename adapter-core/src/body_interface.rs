@@ -293,17 +293,8 @@ impl<M: Motion> BodyInterface<M> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::parse_str;
+    use crate::spec::body_refs::tests::{file, REFS};
     use crate::testing::ScriptedCoupling;
-
-    fn file(interfaces: &str) -> AdapterConfig {
-        let yaml = format!(
-            "precice_adapter_config:\n  participant_name: Fluid\n  bodies:\n    - {{name: ball, location: [0, 0, 0]}}\n  interfaces:\n{interfaces}"
-        );
-        parse_str(&yaml, std::path::Path::new("p.yaml")).expect("a participant file").0.adapter
-    }
-
-    const REFS: &str = "    - mesh_name: Refs\n      mesh_type: RIGID_BODY_REFS\n      read_data:\n        - {name: x, type: POSITIONS}\n        - {name: v, type: LINEAR_VELOCITIES}\n      write_data:\n        - {name: f, type: FORCES}\n";
 
     const RIGID: Needs<RigidNeeds> = Needs {
         who: "the X participant",

@@ -138,18 +138,20 @@ fn and_list(items: &[&str]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::spec::parse_str;
 
-    fn file(interfaces: &str) -> AdapterConfig {
+    /// A participant file with one body and `interfaces` (shared with body_interface's tests).
+    pub(crate) fn file(interfaces: &str) -> AdapterConfig {
         let yaml = format!(
             "precice_adapter_config:\n  participant_name: Fluid\n  bodies:\n    - {{name: ball, location: [0, 0, 0]}}\n  interfaces:\n{interfaces}"
         );
         parse_str(&yaml, std::path::Path::new("p.yaml")).expect("a participant file").0.adapter
     }
 
-    const REFS: &str = "    - mesh_name: Refs\n      mesh_type: RIGID_BODY_REFS\n      read_data:\n        - {name: x, type: POSITIONS}\n        - {name: v, type: LINEAR_VELOCITIES}\n      write_data:\n        - {name: f, type: FORCES}\n";
+    /// A RIGID_BODY_REFS interface reading positions and velocities, writing forces.
+    pub(crate) const REFS: &str = "    - mesh_name: Refs\n      mesh_type: RIGID_BODY_REFS\n      read_data:\n        - {name: x, type: POSITIONS}\n        - {name: v, type: LINEAR_VELOCITIES}\n      write_data:\n        - {name: f, type: FORCES}\n";
 
     #[test]
     fn finds_the_data_by_type_and_names_what_is_refused() {

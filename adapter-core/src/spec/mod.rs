@@ -30,7 +30,7 @@
 //! `SolidAddedMass...`/`FluidAddedMass...` meshes; its blocks are then checked against the
 //! coupling bodies by the MBS participant.
 
-mod body_refs;
+pub(crate) mod body_refs;
 mod check;
 mod lines;
 mod parse;

@@ -16,6 +16,8 @@ pub enum ErrorKind {
     Protocol,
     /// A file or socket operation of this participant failed.
     Io,
+    /// The program stopped a waiting call (the settings' interrupt hook: Ctrl-C in Python).
+    Interrupted,
 }
 
 /// Any error of the coupling layer: API misuse, configuration, communication.
@@ -63,6 +65,11 @@ impl CouplingError {
     /// An [`ErrorKind::Io`] error.
     pub fn io(message: impl Into<String>) -> Self {
         Self::with_kind(ErrorKind::Io, message)
+    }
+
+    /// An [`ErrorKind::Interrupted`] error.
+    pub fn interrupted(message: impl Into<String>) -> Self {
+        Self::with_kind(ErrorKind::Interrupted, message)
     }
 }
 

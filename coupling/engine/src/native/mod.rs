@@ -12,5 +12,5 @@ pub mod time;
 mod unsupported;
 
 pub use m2n::rendezvous::{clean_precice_run, Cleaned, Owner};
-pub use participant::{check, NativeParticipant};
+pub use participant::{check, version_information, Element, NativeParticipant};
 pub use settings::Settings;

@@ -3,6 +3,7 @@
 //! [`Settings`] (usually [`Settings::from_env`]) and passes them in.
 
 use crate::{CouplingError, Result};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The environment variable holding the run identity (letters, digits, `-`, `_`, `.`).
@@ -26,6 +27,33 @@ pub struct Settings {
     pub spin: Duration,
     /// Whether the XML's warnings are logged (not where a launcher has printed them already).
     pub log_config_warnings: bool,
+    /// Asked while a call waits for partners (about every 100 ms); its answer stops the wait.
+    pub interrupt: Option<Interrupt>,
+}
+
+/// A question a waiting participant asks its program: `Some(reason)` ends the wait with an
+/// [`ErrorKind::Interrupted`](crate::ErrorKind::Interrupted) error carrying `reason`. The Python
+/// module answers with Ctrl-C, which cannot reach a thread blocked in a socket otherwise.
+#[derive(Clone)]
+pub struct Interrupt(pub Arc<dyn Fn() -> Option<String> + Send + Sync>);
+
+impl Interrupt {
+    /// The hook's answer now.
+    pub fn check(&self) -> Option<String> {
+        (self.0)()
+    }
+}
+
+impl std::fmt::Debug for Interrupt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Interrupt(..)")
+    }
+}
+
+impl PartialEq for Interrupt {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 impl Default for Settings {
@@ -35,6 +63,7 @@ impl Default for Settings {
             handshake_timeout: Duration::from_secs(60),
             spin: Duration::from_micros(50),
             log_config_warnings: true,
+            interrupt: None,
         }
     }
 }
@@ -49,6 +78,7 @@ impl Settings {
             handshake_timeout: handshake_timeout_from(env_text(HANDSHAKE_TIMEOUT_ENV)?.as_deref())?,
             spin: spin_from(env_text(SPIN_ENV)?.as_deref())?,
             log_config_warnings: true,
+            interrupt: None,
         })
     }
 }

@@ -16,7 +16,7 @@ use wire::Frame;
 
 use conn::{Conn, Fill};
 
-use super::settings::RUN_ID_ENV;
+use super::settings::{Interrupt, Settings, RUN_ID_ENV};
 use crate::{CouplingError, Result};
 use std::collections::VecDeque;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
@@ -36,6 +36,21 @@ pub struct M2n {
     /// Frames that arrived from a partner while waiting for another one.
     stash: Vec<VecDeque<Frame>>,
     spin: Duration,
+    /// The program's interrupt hook, asked between blocking slices of a wait.
+    interrupt: Option<Interrupt>,
+    /// This participant's name, for the interrupt's message.
+    me: String,
+}
+
+/// Blocking slice of a wait when the program may interrupt it.
+const INTERRUPT_SLICE: Duration = Duration::from_millis(100);
+
+/// The hook's answer as an error, if it asks to stop.
+fn interrupted(hook: Option<&Interrupt>, me: &str) -> Result<()> {
+    match hook.and_then(Interrupt::check) {
+        Some(reason) => Err(CouplingError::interrupted(format!("participant \"{me}\": {reason}"))),
+        None => Ok(()),
+    }
 }
 
 /// One side of one `<m2n:sockets>` of this participant.
@@ -195,7 +210,9 @@ impl M2n {
     /// ordering between pairs can deadlock), then check the hellos. Only partners of the same
     /// run pair up: a requester ignores connection files of other runs, and a listener turns
     /// away a hello of another run and keeps waiting for its own partner.
-    pub fn connect(me: &str, cfg: &PreciceConfig, timeout: Duration, spin: Duration, run: Option<&str>) -> Result<M2n> {
+    pub fn connect(me: &str, cfg: &PreciceConfig, settings: &Settings) -> Result<M2n> {
+        let (timeout, spin, run) = (settings.handshake_timeout, settings.spin, settings.run_id.as_deref());
+        let hook = settings.interrupt.as_ref();
         let eps = endpoints(me, cfg)?;
         let deadline = Instant::now() + timeout;
         let mut listeners = Vec::new();
@@ -243,6 +260,7 @@ impl M2n {
                 if Instant::now() > deadline {
                     return Err(timeout_error(me, run, ep, timeout, other.as_ref()));
                 }
+                interrupted(hook, me)?;
                 std::thread::sleep(Duration::from_millis(2));
             }
         }
@@ -284,6 +302,10 @@ impl M2n {
                             rendezvous::unpublish(&ep.file, &ep.pair_dir, hold);
                             return Err(timeout_error(me, run, ep, timeout, None));
                         }
+                        if let Err(e) = interrupted(hook, me) {
+                            rendezvous::unpublish(&ep.file, &ep.pair_dir, hold);
+                            return Err(e);
+                        }
                         std::thread::sleep(Duration::from_millis(1));
                     }
                     Err(e) => return Err(CouplingError::io(format!("accepting \"{}\" failed: {e}", ep.partner))),
@@ -318,7 +340,7 @@ impl M2n {
             partners.push(Conn::new(ep.partner.clone(), s).map_err(|e| CouplingError::io(e.to_string()))?);
         }
         let stash = partners.iter().map(|_| VecDeque::new()).collect();
-        Ok(M2n { partners, stash, spin })
+        Ok(M2n { partners, stash, spin, interrupt: settings.interrupt.clone(), me: me.to_string() })
     }
 
     /// Index of a partner by name.
@@ -429,7 +451,14 @@ impl M2n {
                     p.fill();
                 }
             }
-            self.partners[from].wait(if alone { Duration::from_secs(1) } else { WATCH_SLICE });
+            let slice = match (alone, &self.interrupt) {
+                (false, _) => WATCH_SLICE,
+                (true, None) => Duration::from_secs(1),
+                (true, Some(_)) => INTERRUPT_SLICE,
+            };
+            if self.partners[from].wait(slice) == Fill::Empty {
+                interrupted(self.interrupt.as_ref(), &self.me)?;
+            }
         }
     }
 

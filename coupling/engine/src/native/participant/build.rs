@@ -134,6 +134,7 @@ impl NativeParticipant {
             initial_data_queried: false,
             window_complete: false,
             settings,
+            profiling: Vec::new(),
         })
     }
 }

@@ -134,13 +134,7 @@ impl Coupling for NativeParticipant {
                 buf.resize(n * d.components, 0.0);
             }
         }
-        self.m2n = Some(M2n::connect(
-            &self.name,
-            &self.cfg,
-            self.settings.handshake_timeout,
-            self.settings.spin,
-            self.settings.run_id.as_deref(),
-        )?);
+        self.m2n = Some(M2n::connect(&self.name, &self.cfg, &self.settings)?);
         let m2n_ref = self.m2n.as_ref().expect("just set");
         for link in self.schemes.iter_mut().flat_map(|s| s.links.iter_mut()) {
             link.partner = m2n_ref.partner(&link.partner_name).ok_or_else(|| no_m2n(&self.name, &link.partner_name))?;

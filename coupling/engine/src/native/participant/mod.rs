@@ -8,9 +8,11 @@
 
 mod access;
 mod build;
+mod extended;
 mod lifecycle;
 
 pub use build::check;
+pub use extended::{version_information, Element};
 
 use super::cplscheme::{CouplingScheme, Role};
 use super::data::{DataKey, DataState, DataStore, MappingRun, MeshState};
@@ -57,6 +59,8 @@ pub struct NativeParticipant {
     window_complete: bool,
     /// The run identity and the waits, from the program that opened it.
     settings: Settings,
+    /// The user's open profiling sections (`start_profiling_section`), innermost last.
+    profiling: Vec<String>,
 }
 
 /// An API-misuse error (the participant's calls in the wrong state or with wrong arguments).

@@ -1,0 +1,4 @@
+from tidelink_precice._native import CouplingError as CouplingError
+from tidelink_precice._native import Participant as Participant
+from tidelink_precice._native import __version__ as __version__
+from tidelink_precice._native import get_version_information as get_version_information

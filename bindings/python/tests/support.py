@@ -1,0 +1,141 @@
+"""What the Python suite's tests share: the repository's paths, temporary case folders, and
+participants started as processes of their own (as users run them).
+
+The processes get a generous hang guard (GUARD_S); it is no speed limit: a run that takes
+longer is stuck, and the guard makes it fail with the participants' output instead of hanging
+the suite.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.join(TESTS, "scripts")
+REPO = os.path.abspath(os.path.join(TESTS, "..", "..", ".."))
+CONFIGS = os.path.join(REPO, "configs")
+GUARD_S = 600
+
+
+def target_dir():
+    """Cargo's target folder (CARGO_TARGET_DIR, else the repository's)."""
+    return os.environ.get("CARGO_TARGET_DIR", os.path.join(REPO, "target"))
+
+
+def rust_program(relative, build_args):
+    """The Rust program at target/debug/`relative`, built with `cargo build <build_args>` if
+    cargo is there (it does nothing when up to date); skips the test when it cannot be had."""
+    path = os.path.join(target_dir(), "debug", relative)
+    cargo = shutil.which("cargo")
+    if cargo:
+        r = subprocess.run([cargo, "build", "-q", *build_args], cwd=REPO, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise AssertionError(f"cargo build {' '.join(build_args)} failed:\n{r.stderr}")
+    if not os.path.isfile(path):
+        raise unittest.SkipTest(f"{path} is missing and cargo is not on PATH to build it")
+    return path
+
+
+class Case:
+    """A temporary folder holding a preCICE configuration; removed at the end of the test."""
+
+    def __init__(self, test, xml):
+        self.dir = tempfile.mkdtemp(prefix="tidelink-py-")
+        test.addCleanup(shutil.rmtree, self.dir, True)
+        self.config = os.path.join(self.dir, "precice-config.xml")
+        with open(self.config, "w") as f:
+            f.write(xml)
+
+    def path(self, name):
+        """A file of the case folder."""
+        return os.path.join(self.dir, name)
+
+    def start(self, argv, env=None):
+        """Starts `argv` in the case folder; returns the Popen (stdout and stderr piped)."""
+        full_env = dict(os.environ)
+        # A participant started by hand: no run identity of an outer `tidelink run`.
+        full_env.pop("TIDELINK_RUN_ID", None)
+        full_env.update(env or {})
+        return subprocess.Popen(
+            argv, cwd=self.dir, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+
+    def python(self, script, *args, env=None):
+        """Starts the suite's script `script` (in scripts/) with this interpreter."""
+        return self.start([sys.executable, os.path.join(SCRIPTS, script), *args], env=env)
+
+
+def finish(*procs):
+    """Waits for every process (hang guard GUARD_S); returns [(returncode, stdout, stderr)]."""
+    out = []
+    for p in procs:
+        try:
+            o, e = p.communicate(timeout=GUARD_S)
+        except subprocess.TimeoutExpired:
+            for q in procs:
+                q.kill()
+            o, e = p.communicate()
+            raise AssertionError(f"{p.args} still ran after {GUARD_S} s (stuck):\n{o}\n{e}")
+        out.append((p.returncode, o, e))
+    return out
+
+
+def expect_success(test, results):
+    """Asserts that every process exited 0, showing the output of those that did not."""
+    for code, o, e in results:
+        test.assertEqual(code, 0, f"exit code {code}\nstdout:\n{o}\nstderr:\n{e}")
+
+
+def read_csv(path):
+    """A CSV of numbers with a header: {column: [values]}."""
+    with open(path) as f:
+        header = f.readline().strip().split(",")
+        rows = [[float(x) for x in line.split(",")] for line in f if line.strip()]
+    return {name: [r[i] for r in rows] for i, name in enumerate(header)}
+
+
+def oscillator_config(window=None, exchange_dir="."):
+    """configs/oscillators/precice-config.xml, with another window size if given."""
+    with open(os.path.join(CONFIGS, "oscillators", "precice-config.xml")) as f:
+        xml = f.read()
+    if window is not None:
+        old = '<time-window-size value="0.01"/>'
+        assert old in xml, "configs/oscillators/precice-config.xml no longer has its 0.01 s window"
+        xml = xml.replace(old, f'<time-window-size value="{window}"/>')
+    return xml.replace('exchange-directory="."', f'exchange-directory="{exchange_dir}"')
+
+
+# Two participants on 2D meshes, serial-explicit: A writes the scalar "Heat" and the vector
+# "Flow" on its mesh; B receives A's mesh, maps both to its own (nearest-neighbor) and reads
+# them. Windows of 0.1 s up to 1 s.
+EXPLICIT_XML = """<?xml version="1.0"?>
+<precice-configuration>
+  <data:scalar name="Heat"/>
+  <data:vector name="Flow"/>
+  <mesh name="A-Mesh" dimensions="2"><use-data name="Heat"/><use-data name="Flow"/></mesh>
+  <mesh name="B-Mesh" dimensions="2"><use-data name="Heat"/><use-data name="Flow"/></mesh>
+  <participant name="A">
+    <provide-mesh name="A-Mesh"/>
+    <write-data name="Heat" mesh="A-Mesh"/>
+    <write-data name="Flow" mesh="A-Mesh"/>
+  </participant>
+  <participant name="B">
+    <provide-mesh name="B-Mesh"/>
+    <receive-mesh name="A-Mesh" from="A"/>
+    <read-data name="Heat" mesh="B-Mesh"/>
+    <read-data name="Flow" mesh="B-Mesh"/>
+    <mapping:nearest-neighbor direction="read" from="A-Mesh" to="B-Mesh" constraint="consistent"/>
+  </participant>
+  <m2n:sockets acceptor="A" connector="B" exchange-directory="."/>
+  <coupling-scheme:serial-explicit>
+    <participants first="A" second="B"/>
+    <time-window-size value="0.1"/>
+    <max-time value="1"/>
+    <exchange data="Heat" mesh="A-Mesh" from="A" to="B"/>
+    <exchange data="Flow" mesh="A-Mesh" from="A" to="B"/>
+  </coupling-scheme:serial-explicit>
+</precice-configuration>
+"""

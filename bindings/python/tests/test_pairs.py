@@ -1,0 +1,93 @@
+"""Python participants as two processes: an explicit pair's data arrive where and when they
+should; a partner's death and Ctrl-C stop the run with the right participant's name."""
+
+import json
+import os
+import signal
+import time
+import unittest
+
+import support
+
+
+def long_oscillator(test):
+    """The oscillator case running for 1000 s of simulated time (it never ends in a test)."""
+    xml = support.oscillator_config().replace('<max-time value="1"/>', '<max-time value="1000"/>')
+    assert 'value="1000"' in xml
+    return support.Case(test, xml)
+
+
+def wait_for_line(proc, *fragments):
+    """Reads the process's stderr until a line contains one of `fragments`; returns what was read."""
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if any(f in line for f in fragments):
+            return "".join(seen)
+    raise AssertionError(f"{proc.args} ended without printing any of {fragments}:\n{''.join(seen)}")
+
+
+class ExplicitPair(unittest.TestCase):
+    def test_b_reads_what_a_wrote_mapped_onto_its_own_vertices(self):
+        case = support.Case(self, support.EXPLICIT_XML)
+        out = case.path("b.jsonl")
+        support.expect_success(
+            self, support.finish(case.python("explicit.py", "A", case.config), case.python("explicit.py", "B", case.config, "--output", out))
+        )
+        with open(out) as f:
+            rows = [json.loads(line) for line in f]
+        self.assertEqual(len(rows), 10, "ten windows of 0.1 s")
+        for k, r in enumerate(rows):
+            t = 0.1 * (k + 1)
+            self.assertAlmostEqual(r["t"], t, places=12)
+            # B's vertex j is A's vertex 2 − j (nearest neighbour); serial-explicit: B, second,
+            # reads A's values of the same window, sampled at the window's end.
+            for j in range(3):
+                i = 2 - j
+                self.assertAlmostEqual(r["heat"][j], (i + 1) * t, places=12)
+                self.assertEqual(r["flow"][j][1], -float(i))
+                self.assertAlmostEqual(r["flow"][j][0], t, places=12)
+
+
+class Failures(unittest.TestCase):
+    def test_a_killed_partner_stops_the_other_with_its_name(self):
+        case = long_oscillator(self)
+        left = case.python("oscillator.py", "Mass-Left", case.config, env={"RUST_LOG": "info"})
+        right = case.python("oscillator.py", "Mass-Right", case.config)
+        wait_for_line(left, "coupling initialized")  # the engine's info line once both are in
+        time.sleep(0.5)
+        right.kill()
+        (code, _, err), _ = support.finish(left, right)
+        self.assertNotEqual(code, 0)
+        self.assertIn("CouplingError", err)
+        self.assertIn('"Mass-Right"', err)
+        self.assertIn("disconnected", err)
+
+    def test_ctrl_c_while_waiting_for_a_partner_raises_keyboard_interrupt(self):
+        case = long_oscillator(self)
+        left = case.python("oscillator.py", "Mass-Left", case.config, env={"RUST_LOG": "info", "TIDELINK_HANDSHAKE_TIMEOUT": "300"})
+        # The engine's info line as the connection is sought (Mass-Left connects, by the m2n roles).
+        wait_for_line(left, "waiting for", "looking for")
+        left.send_signal(signal.SIGINT)
+        ((code, _, err),) = support.finish(left)
+        self.assertNotEqual(code, 0)
+        self.assertIn("KeyboardInterrupt", err)
+        left_behind = [f for _, _, files in os.walk(case.path("precice-run")) for f in files]
+        self.assertEqual(left_behind, [], "the interrupted participant leaves no connection file behind")
+
+    def test_ctrl_c_during_the_run_stops_the_partner_with_the_reason(self):
+        case = long_oscillator(self)
+        left = case.python("oscillator.py", "Mass-Left", case.config, env={"RUST_LOG": "info"})
+        right = case.python("oscillator.py", "Mass-Right", case.config)
+        wait_for_line(left, "coupling initialized")
+        time.sleep(0.5)
+        left.send_signal(signal.SIGINT)
+        (lcode, _, lerr), (rcode, _, rerr) = support.finish(left, right)
+        self.assertNotEqual(lcode, 0)
+        self.assertIn("KeyboardInterrupt", lerr)
+        self.assertNotEqual(rcode, 0)
+        self.assertIn('"Mass-Left"', rerr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -36,6 +36,11 @@ fn roles(name: &str) -> Result<(&'static str, &'static str, &'static str), Coupl
     }
 }
 
+/// `n` vertices of `components` values each, all equal to the vertex's index (flat).
+fn per_vertex(n: usize, components: usize) -> Vec<f64> {
+    (0..n).flat_map(|i| std::iter::repeat_n(i as f64, components)).collect()
+}
+
 /// The last values read and written, flat (vertex-major).
 struct Last {
     read: Vec<f64>,
@@ -53,13 +58,13 @@ fn run(config: &Path, name: &str) -> Result<Last, CouplingError> {
     let (read_dim, write_dim) = (p.get_data_dimensions(mesh, read_name)?, p.get_data_dimensions(mesh, write_name)?);
 
     p.start_profiling_section("Define mesh")?;
-    let vertices: Vec<f64> = (0..VERTICES).flat_map(|i| std::iter::repeat(i as f64).take(dim)).collect();
+    let vertices: Vec<f64> = per_vertex(VERTICES, dim);
     let mut ids: Vec<VertexId> = vec![0; VERTICES];
     p.set_mesh_vertices(mesh, &vertices, &mut ids)?;
     p.stop_last_profiling_section()?;
 
-    let mut read: Vec<f64> = (0..VERTICES).flat_map(|i| std::iter::repeat(i as f64).take(read_dim)).collect();
-    let mut written: Vec<f64> = (0..VERTICES).flat_map(|i| std::iter::repeat(i as f64).take(write_dim)).collect();
+    let mut read: Vec<f64> = per_vertex(VERTICES, read_dim);
+    let mut written: Vec<f64> = per_vertex(VERTICES, write_dim);
     if read_dim != write_dim {
         return Err(CouplingError::config(format!(
             "{read_name} has {read_dim} components and {write_name} {write_dim}: the dummy writes what it reads plus one"

@@ -58,6 +58,7 @@ if [ "${TIDELINK_SKIP_PYTHON_MODULE:-0}" != 1 ]; then
   "$venv/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off -q \
     -c bindings/python/constraints.txt numpy maturin
   echo "setup: building the Python module precice (bindings/python) into $venv" >&2
-  "$venv/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off -q \
-    --no-build-isolation --force-reinstall --no-deps ./bindings/python
+  # Without build isolation (no second download of maturin): the backend calls `maturin` by name.
+  PATH="$(cd "$venv/bin" && pwd):$PATH" "$venv/bin/python" -m pip install --disable-pip-version-check --no-input \
+    --progress-bar off -q --no-build-isolation --force-reinstall --no-deps ./bindings/python
 fi

@@ -49,6 +49,37 @@ class ExplicitPair(unittest.TestCase):
                 self.assertAlmostEqual(r["flow"][j][0], t, places=12)
 
 
+    def test_a_watch_point_follows_the_nearest_vertex_in_libprecice_s_table_format(self):
+        xml = support.EXPLICIT_XML.replace(
+            '<mapping:nearest-neighbor direction="read"',
+            '<watch-point name="End" mesh="B-Mesh" coordinate="2.1;0.0"/>\n    <mapping:nearest-neighbor direction="read"',
+        )
+        case = support.Case(self, xml)
+        support.expect_success(
+            self, support.finish(case.python("explicit.py", "A", case.config), case.python("explicit.py", "B", case.config))
+        )
+        with open(case.path("precice-B-watchpoint-End.log")) as f:
+            text = f.read()
+        lines = text.split("\n")
+        self.assertEqual(lines[0], "  Time  Coordinate0  Coordinate1  Heat  Flow0  Flow1")
+        self.assertFalse(text.endswith("\n"), "no newline after the last row, as libprecice")
+        rows = [[float(x) for x in line.split()] for line in lines[1:]]
+        self.assertEqual(len(rows), 11, "t = 0 and every window end")
+        zero = " 0.00000000e+00"
+        self.assertEqual(lines[1], "  ".join([zero, " 2.00000000e+00", zero, zero, zero, zero]))
+        for k, r in enumerate(rows):
+            t = 0.1 * k
+            # The point (2.1, 0) is nearest B's vertex (2, 0), which maps A's vertex 2.
+            self.assertAlmostEqual(r[0], t, places=7)
+            self.assertEqual(r[1:3], [2.0, 0.0])
+            if k > 0:
+                self.assertAlmostEqual(r[3], 3 * t, places=7, msg="Heat = (i + 1) t of A's vertex 2")
+                self.assertAlmostEqual(r[4], t, places=7)
+                self.assertEqual(r[5], -2.0)
+            else:
+                self.assertEqual(r[3:], [0.0, 0.0, 0.0], "nothing received before the first window")
+
+
 class Failures(unittest.TestCase):
     def test_a_killed_partner_stops_the_other_with_its_name(self):
         case = long_oscillator(self)

@@ -10,6 +10,7 @@ mod participant;
 pub mod settings;
 pub mod time;
 mod unsupported;
+mod watch;
 
 pub use m2n::rendezvous::{clean_precice_run, Cleaned, Owner};
 pub use participant::{check, version_information, Element, NativeParticipant};

@@ -81,7 +81,7 @@ pub(crate) fn findings(cfg: &PreciceConfig, name: &str) -> Diagnostics {
             }
         }
     }
-    // Output files (the mapping issue's, not written yet): refused, so that nobody waits for a
+    // Output files not written yet (watch-points are: native/watch.rs): refused, so that nobody waits for a
     // file that never comes; the message names the tag to remove.
     let refuse_output = |d: &mut Diagnostics, loc: Location, tag: String, what: String| {
         d.error(
@@ -92,10 +92,6 @@ pub(crate) fn findings(cfg: &PreciceConfig, name: &str) -> Diagnostics {
             ),
         )
     };
-    for w in &me.watch_points {
-        let what = format!("it would not write precice-{name}-watchpoint-{}.log", w.name);
-        refuse_output(&mut d, w.loc.clone(), format!("watch-point name=\"{}\"", w.name), what);
-    }
     for w in &me.watch_integrals {
         let what = format!("it would not write precice-{name}-watchintegral-{}.log", w.name);
         refuse_output(&mut d, w.loc.clone(), format!("watch-integral name=\"{}\"", w.name), what);
@@ -203,15 +199,13 @@ mod tests {
     }
 
     #[test]
-    fn output_the_engine_does_not_write_is_refused_naming_the_tag_to_remove() {
+    fn output_the_engine_does_not_write_is_refused_naming_the_tag_to_remove_and_watch_points_pass() {
         let extra = r#"<watch-point name="P" mesh="MB" coordinate="0;1"/>
     <watch-integral name="I" mesh="MB" scale-with-connectivity="false"/>
     <export:vtu directory="out"/>"#;
         let cfg = config("", "", NN, extra, "m2n:sockets");
+        // The watch-point is written (native/watch.rs): not refused.
         let expected = [
-            "c.xml:19: error: watch-point name=\"P\" is not supported by the native engine yet: it would not write \
-             precice-B-watchpoint-P.log. Remove the <watch-point name=\"P\"> tag, or run with the precice backend \
-             (libprecice).",
             "c.xml:20: error: watch-integral name=\"I\" is not supported by the native engine yet: it would not write \
              precice-B-watchintegral-I.log. Remove the <watch-integral name=\"I\"> tag, or run with the precice \
              backend (libprecice).",

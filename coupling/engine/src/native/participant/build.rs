@@ -135,6 +135,7 @@ impl NativeParticipant {
             window_complete: false,
             settings,
             profiling: Vec::new(),
+            watch_points: Vec::new(),
         })
     }
 }

@@ -156,6 +156,12 @@ impl Coupling for NativeParticipant {
             imp.open_logs(&self.log_dir, &self.name)?;
         }
         // Read data that no exchange feeds keep no samples: reading them is an error (coupling-semantics.md §2.9).
+        let me = self.cfg.participant(&self.name).expect("checked at construction");
+        for w in &me.watch_points {
+            let mut wp = WatchPoint::open(w, &self.name, &self.cfg, &self.store, &self.log_dir)?;
+            wp.row(0.0, &self.store)?;
+            self.watch_points.push(wp);
+        }
         self.state = State::Initialized;
         log::info!("{}: coupling initialized", self.name);
         Ok(())
@@ -217,6 +223,10 @@ impl Coupling for NativeParticipant {
         self.exchange_at_window_ends()?;
         if self.schemes.iter().any(|s| s.accepted) {
             self.window_complete = true;
+            let now = self.time();
+            for wp in &mut self.watch_points {
+                wp.row(now, &self.store)?;
+            }
             let start = self.schemes.iter().map(|s| s.time.window_start()).fold(f64::MAX, f64::min);
             self.store.trim_write_data(start);
         }

@@ -21,6 +21,7 @@ use super::m2n::M2n;
 use super::settings::Settings;
 use super::time::{Waveform, EPS};
 use super::unsupported;
+use super::watch::WatchPoint;
 use crate::{Coupling, CouplingData, CouplingError, Result, VertexId};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -61,6 +62,8 @@ pub struct NativeParticipant {
     settings: Settings,
     /// The user's open profiling sections (`start_profiling_section`), innermost last.
     profiling: Vec<String>,
+    /// The participant's `<watch-point>`s, placed at `initialize`.
+    watch_points: Vec<WatchPoint>,
 }
 
 /// An API-misuse error (the participant's calls in the wrong state or with wrong arguments).

@@ -269,7 +269,7 @@ pub struct CheckReport {
 
 /// Builds the participant without running it and reports what a run on `backend` would stop
 /// on: its files, and on the native backend also what the engine refuses in the XML for this
-/// participant (and the output it accepts but does not write), as `coupling::native::check`.
+/// participant, as `coupling::native::check`.
 pub fn check<P: Participant>(participant_file: &Path, precice_config: &Path, backend: Backend) -> CheckReport {
     let mut report = match build::<P>(participant_file, precice_config) {
         Ok((built, _)) => CheckReport { diagnostics: built.warnings, facts: built.facts },

@@ -42,3 +42,22 @@ if ! command -v cargo >/dev/null 2>&1; then
   echo "setup: cargo not found: install a Rust toolchain (https://rustup.rs) first" >&2
   exit 1
 fi
+
+# The project's Python environment (.venv, or TIDELINK_VENV): the module `precice` on the native
+# engine (bindings/python, docs/python.md), built from this checkout with maturin and installed
+# with numpy; `source .venv/bin/activate` and pyprecice scripts run on Tidelink's engine.
+# TIDELINK_SKIP_PYTHON_MODULE=1 skips it (the wheel takes a few minutes to build the first time).
+if [ "${TIDELINK_SKIP_PYTHON_MODULE:-0}" != 1 ]; then
+  cd "$(dirname "$0")/.."
+  venv="${TIDELINK_VENV:-.venv}"
+  python="${TIDELINK_PYTHON:-python3}"
+  if [ ! -x "$venv/bin/python" ]; then
+    echo "setup: creating the Python environment $venv" >&2
+    "$python" -m venv "$venv"
+  fi
+  "$venv/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off -q \
+    -c bindings/python/constraints.txt numpy maturin
+  echo "setup: building the Python module precice (bindings/python) into $venv" >&2
+  "$venv/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off -q \
+    --no-build-isolation --force-reinstall --no-deps ./bindings/python
+fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite from a fresh checkout: set-up, the Python tests of hydro/ (pytest in a
 # pinned virtual environment under target/, reused while its stamp matches: hydro/test.sh), then every
-# crate's tests; the Python tests of pto/ (unittest, standard library only) run between them.
+# crate's tests; the Python tests of pto/ (unittest, standard library only) run between them, those
+# of the Python module `precice` (bindings/python/tests, in .venv) after them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -14,3 +15,6 @@ if command -v octave >/dev/null 2>&1; then
 fi
 "${TIDELINK_PYTHON:-python3}" pto/matlab/check_framing.py
 cargo test --workspace "$@"
+# The Python module `precice` (built into the project's environment by setup.sh): its unittest
+# suite, after the crates' tests so that the Rust programs it pairs with are built.
+"${TIDELINK_VENV:-.venv}/bin/python" -m unittest discover -s bindings/python/tests -t bindings/python/tests

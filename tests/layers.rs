@@ -60,6 +60,12 @@ const MAP: &[Entry] = &[
         why: "the engine depends on the configuration only (no adapter layer, YAML or clap)",
     },
     Entry {
+        dir: "bindings/python",
+        deps: &["tidelink-coupling", "pyo3", "numpy", "env_logger"],
+        dev: &[],
+        why: "the Python module is the engine's API for Python: the coupling crate and the interpreter's, no adapter layer",
+    },
+    Entry {
         dir: "adapter-core",
         deps: &[
             "tidelink-precice-config",

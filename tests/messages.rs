@@ -9,27 +9,28 @@ use std::path::Path;
 use std::process::{Command, Output};
 use support::case::{sphere_drop_with, text, Case};
 
-/// The shipped sphere_drop, 20 windows long, with a watch-point on the Solid (a warning: the
-/// native engine does not write its file) and `more` edits.
+/// The shipped sphere_drop, 20 windows long, with sub-steps of the Solid's positions exchanged
+/// to the Fluid (a warning: the first participant of a serial-explicit scheme never reads them)
+/// and `more` edits.
 fn short_sphere_drop(more: &[(&str, &str, &str)]) -> Case {
     let mut edits =
         vec![("precice-config.xml", r#"<max-time-windows value="1000" />"#, r#"<max-time-windows value="20" />"#)];
     edits.extend_from_slice(more);
-    watched_sphere_drop(&edits)
+    warned_sphere_drop(&edits)
 }
 
-/// The shipped sphere_drop (1000 windows, 1 s) with the watch-point and `more` edits.
-fn watched_sphere_drop(more: &[(&str, &str, &str)]) -> Case {
+/// The shipped sphere_drop (1000 windows, 1 s) with the warned-about sub-steps and `more` edits.
+fn warned_sphere_drop(more: &[(&str, &str, &str)]) -> Case {
     let mut edits = vec![(
         "precice-config.xml",
-        r#"    <read-data name="torques" mesh="SolidMesh" />"#,
-        r#"    <read-data name="torques" mesh="SolidMesh" /><watch-point name="Ball" mesh="SolidMesh" coordinate="0;0;0" />"#,
+        r#"<exchange data="positions" mesh="SolidMesh" from="Solid" to="Fluid" initialize="yes" />"#,
+        r#"<exchange data="positions" mesh="SolidMesh" from="Solid" to="Fluid" initialize="yes" substeps="true" />"#,
     )];
     edits.extend_from_slice(more);
     sphere_drop_with(&edits)
 }
 
-const WARNING: &str = "watch-point \"Ball\" is accepted";
+const WARNING: &str = "Sub-steps of \"positions\" from the second to the first participant";
 
 /// `tidelink <args>` run in folder `dir`.
 fn tidelink_in(dir: &Path, args: &[&str]) -> Output {
@@ -123,7 +124,7 @@ fn paths_of_a_case_given_as_dot_have_no_dot_segments() {
     std::fs::create_dir_all(case.file("precice-run/stale")).expect("a stale rendezvous folder");
     // The check names the XML (with its warning); the run cleans the stale folder.
     let t = text(&tidelink_in(case.path(), &["check", "."]));
-    assert!(t.contains("precice-config.xml:32: warning: watch-point"), "{t}");
+    assert!(t.contains("precice-config.xml:54: warning: Sub-steps of \"positions\""), "{t}");
     assert!(!t.contains("./"), "{t}");
     let o = tidelink_in(case.path(), &["run", "./"]);
     let t = text(&o);

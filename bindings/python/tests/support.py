@@ -90,10 +90,11 @@ def expect_success(test, results):
 
 
 def read_csv(path):
-    """A CSV of numbers with a header: {column: [values]}."""
+    """A CSV of numbers with a header (after `#` comment lines): {column: [values]}."""
     with open(path) as f:
-        header = f.readline().strip().split(",")
-        rows = [[float(x) for x in line.split(",")] for line in f if line.strip()]
+        lines = [line for line in f if line.strip() and not line.startswith("#")]
+        header = lines[0].strip().split(",")
+        rows = [[float(x) for x in line.split(",")] for line in lines[1:]]
     return {name: [r[i] for r in rows] for i, name in enumerate(header)}
 
 

@@ -19,7 +19,10 @@ def flap_case(test):
 
 def programs():
     """tidelink-flap and tidelink-stream, built."""
+    # The features the root tests build these programs with (tests/support: participant_programs),
+    # so that the suite reuses what `cargo test` built.
     build = ["-p", "tidelink-mbs", "--bin", "tidelink-flap", "-p", "tidelink-buoyancy", "--bin", "tidelink-stream"]
+    build += ["--features", "tidelink-adapter-core/testing"]
     support.rust_program("tidelink-flap", build)
     return support.rust_program("tidelink-flap", []), support.rust_program("tidelink-stream", [])
 
@@ -32,19 +35,19 @@ class PythonFluid(unittest.TestCase):
         if python_fluid:
             fluid = case.python("stream.py", "precice-config.xml", "flap_points.txt")
         else:
-            fluid = case.start([stream, "fluid/participant.yaml"])
+            fluid = case.start([stream, "--precice-config", "precice-config.xml", "fluid/participant.yaml"])
         support.expect_success(self, support.finish(solid, fluid))
         return support.read_csv(case.path(os.path.join("solid-output", "flap.csv")))
 
     def test_the_flap_moves_as_with_tidelink_s_own_stream(self):
         ours, theirs = self.run_flap(True), self.run_flap(False)
-        self.assertEqual(len(ours["time"]), len(theirs["time"]))
-        self.assertGreater(len(ours["time"]), 90, "2.5 s of 25 ms windows")
-        self.assertGreater(max(abs(x) for x in ours["rz"]), 0.1, "the stream turns the flap")
+        self.assertEqual(len(ours["time_s"]), len(theirs["time_s"]))
+        self.assertGreater(len(ours["time_s"]), 90, "2.5 s of 25 ms windows")
+        self.assertGreater(max(abs(x) for x in ours["rz_rad"]), 0.1, "the stream turns the flap")
         # The same drag law evaluated in numpy instead of nalgebra: the plate's normal comes from
         # another eigen-solver and sums in another order, differences of a few ulp that the
         # coupled motion carries along but does not amplify over 100 windows.
-        worst = max(abs(a - b) for a, b in zip(ours["rz"], theirs["rz"]))
+        worst = max(abs(a - b) for a, b in zip(ours["rz_rad"], theirs["rz_rad"]))
         self.assertLess(worst, 1e-10, f"largest difference of the flap angle: {worst:e} rad")
 
 

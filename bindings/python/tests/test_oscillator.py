@@ -33,7 +33,7 @@ def run_pair(test, window, left, right):
 def rust_oscillator():
     """coupling/engine/examples/oscillator.rs, built."""
     return support.rust_program(
-        os.path.join("examples", "oscillator"), ["-p", "tidelink-coupling", "--example", "oscillator"]
+        os.path.join("examples", "oscillator"), ["-p", "tidelink-coupling", "--example", "oscillator", "--features", "testing"]
     )
 
 

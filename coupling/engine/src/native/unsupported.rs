@@ -1,12 +1,12 @@
 //! What the native engine does not do (docs/design/coupling-semantics.md §10), found on the
-//! configuration alone: the features it refuses (errors, at the tag's line) and those it
-//! accepts without carrying them out (warnings: output files it does not write yet).
+//! configuration alone: the features it refuses, each an error at the tag's line, output files
+//! it does not write yet (watch-points, watch-integrals, exports) included.
 //!
-//! `NativeParticipant::from_config` refuses with these errors and logs these warnings;
+//! `NativeParticipant::from_config` refuses with these errors;
 //! `native::check` returns them, so that `--check` and `tidelink check` report exactly what a
 //! run would stop on, with the same words and location.
 
-use tidelink_precice_config::diagnostics::Diagnostics;
+use tidelink_precice_config::diagnostics::{Diagnostics, Location};
 use tidelink_precice_config::{M2nDecl, M2nKind, MappingMethod, PreciceConfig};
 
 /// The refusal of an `<m2n:mpi…>`: the native engine speaks TCP only.
@@ -22,8 +22,8 @@ pub(crate) fn m2n_transport_message(m: &M2nDecl) -> Option<String> {
     ))
 }
 
-/// Every feature of participant `name`'s part of `cfg` the native engine refuses (errors) or
-/// ignores (warnings), each at its tag.
+/// Every feature of participant `name`'s part of `cfg` the native engine refuses, each an error
+/// at its tag.
 pub(crate) fn findings(cfg: &PreciceConfig, name: &str) -> Diagnostics {
     let mut d = Diagnostics::default();
     let Some(me) = cfg.participant(name) else { return d };
@@ -81,36 +81,28 @@ pub(crate) fn findings(cfg: &PreciceConfig, name: &str) -> Diagnostics {
             }
         }
     }
-    let not_written = "the native engine does not write it yet; run with the precice backend to get it";
-    for w in &me.watch_points {
-        d.warning(
-            w.loc.clone(),
+    // Output files (the mapping issue's, not written yet): refused, so that nobody waits for a
+    // file that never comes; the message names the tag to remove.
+    let refuse_output = |d: &mut Diagnostics, loc: Location, tag: String, what: String| {
+        d.error(
+            loc,
             format!(
-                "watch-point \"{}\" is accepted, but its file precice-{name}-watchpoint-{}.log will not be written: \
-                 {not_written}.",
-                w.name, w.name
+                "{tag} is not supported by the native engine yet: {what}. Remove the <{tag}> tag, or run with the \
+                 precice backend (libprecice)."
             ),
-        );
+        )
+    };
+    for w in &me.watch_points {
+        let what = format!("it would not write precice-{name}-watchpoint-{}.log", w.name);
+        refuse_output(&mut d, w.loc.clone(), format!("watch-point name=\"{}\"", w.name), what);
     }
     for w in &me.watch_integrals {
-        d.warning(
-            w.loc.clone(),
-            format!(
-                "watch-integral \"{}\" is accepted, but its file precice-{name}-watchintegral-{}.log will not be \
-                 written: {not_written}.",
-                w.name, w.name
-            ),
-        );
+        let what = format!("it would not write precice-{name}-watchintegral-{}.log", w.name);
+        refuse_output(&mut d, w.loc.clone(), format!("watch-integral name=\"{}\"", w.name), what);
     }
     for e in &me.exports {
-        d.warning(
-            e.loc.clone(),
-            format!(
-                "export:{} is accepted, but no mesh files will be written to \"{}\": the native engine does not \
-                 write exports yet; run with the precice backend to get them.",
-                e.format, e.directory
-            ),
-        );
+        let what = format!("it would not write mesh files to \"{}\"", e.directory);
+        refuse_output(&mut d, e.loc.clone(), format!("export:{}", e.format), what);
     }
     d
 }
@@ -211,24 +203,29 @@ mod tests {
     }
 
     #[test]
-    fn output_the_engine_does_not_write_is_a_warning() {
+    fn output_the_engine_does_not_write_is_refused_naming_the_tag_to_remove() {
         let extra = r#"<watch-point name="P" mesh="MB" coordinate="0;1"/>
     <watch-integral name="I" mesh="MB" scale-with-connectivity="false"/>
     <export:vtu directory="out"/>"#;
         let cfg = config("", "", NN, extra, "m2n:sockets");
-        let found = check(&cfg, "B");
-        assert!(!found.has_errors(), "{found}");
-        let text = found.to_string();
-        assert!(
-            text.contains("c.xml:19: warning: watch-point \"P\" is accepted, but its file precice-B-watchpoint-P.log")
-        );
-        assert!(text.contains(
-            "c.xml:20: warning: watch-integral \"I\" is accepted, but its file precice-B-watchintegral-I.log"
-        ));
-        assert!(
-            text.contains("c.xml:21: warning: export:vtu is accepted, but no mesh files will be written to \"out\"")
-        );
-        assert!(NativeParticipant::from_config("B", cfg).is_ok(), "warnings do not stop a run");
+        let expected = [
+            "c.xml:19: error: watch-point name=\"P\" is not supported by the native engine yet: it would not write \
+             precice-B-watchpoint-P.log. Remove the <watch-point name=\"P\"> tag, or run with the precice backend \
+             (libprecice).",
+            "c.xml:20: error: watch-integral name=\"I\" is not supported by the native engine yet: it would not write \
+             precice-B-watchintegral-I.log. Remove the <watch-integral name=\"I\"> tag, or run with the precice \
+             backend (libprecice).",
+            "c.xml:21: error: export:vtu is not supported by the native engine yet: it would not write mesh files to \
+             \"out\". Remove the <export:vtu> tag, or run with the precice backend (libprecice).",
+        ];
+        assert_eq!(lines(&cfg, "B"), expected);
+        let run = NativeParticipant::from_config("B", cfg.clone()).err().expect("a run is refused").message;
+        let without_severity: Vec<String> = expected.iter().map(|e| e.replacen(" error:", "", 1)).collect();
+        assert_eq!(run.lines().collect::<Vec<_>>(), without_severity);
+        // The tags are B's: A runs.
+        assert!(lines(&cfg, "A").is_empty(), "{:?}", lines(&cfg, "A"));
+        // Without them B runs.
+        assert!(NativeParticipant::from_config("B", config("", "", NN, "", "m2n:sockets")).is_ok());
     }
 
     #[test]

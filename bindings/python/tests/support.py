@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import unittest
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -69,18 +70,32 @@ class Case:
 
 
 def finish(*procs):
-    """Waits for every process (hang guard GUARD_S); returns [(returncode, stdout, stderr)]."""
-    out = []
-    for p in procs:
+    """Waits for every process (hang guard GUARD_S), reading all their pipes at once so that no
+    participant blocks on a full pipe while another is waited for; returns
+    [(returncode, stdout, stderr)]."""
+    results = [None] * len(procs)
+
+    def drain(i, p):
         try:
             o, e = p.communicate(timeout=GUARD_S)
         except subprocess.TimeoutExpired:
-            for q in procs:
-                q.kill()
+            p.kill()
             o, e = p.communicate()
-            raise AssertionError(f"{p.args} still ran after {GUARD_S} s (stuck):\n{o}\n{e}")
-        out.append((p.returncode, o, e))
-    return out
+            results[i] = (None, o, e)
+            return
+        results[i] = (p.returncode, o, e)
+
+    threads = [threading.Thread(target=drain, args=(i, p)) for i, p in enumerate(procs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    stuck = [(p.args, r) for p, r in zip(procs, results) if r[0] is None]
+    if stuck:
+        for q in procs:
+            q.kill()
+        raise AssertionError(f"still running after {GUARD_S} s (stuck): {stuck}")
+    return results
 
 
 def expect_success(test, results):

@@ -8,6 +8,7 @@ the suite.
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -40,6 +41,13 @@ def rust_program(relative, build_args):
     return path
 
 
+def default_sigint():
+    """In the child before it starts: Ctrl-C as at a terminal. A shell running the suite in the
+    background starts it with SIGINT ignored, which the participants would inherit (and Python
+    keeps an ignored SIGINT ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Case:
     """A temporary folder holding a preCICE configuration; removed at the end of the test."""
 
@@ -61,7 +69,13 @@ class Case:
         full_env.pop("TIDELINK_RUN_ID", None)
         full_env.update(env or {})
         return subprocess.Popen(
-            argv, cwd=self.dir, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            argv,
+            cwd=self.dir,
+            env=full_env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=default_sigint,
         )
 
     def python(self, script, *args, env=None):

@@ -221,6 +221,7 @@ fn export(ctx: &mut Ctx, c: &Element, format: &str) -> ExportDecl {
         directory: ca.string_or("directory", "."),
         every_n_time_windows: ca.int(ctx, "every-n-time-windows", false).or(1).unwrap_or(1),
         every_iteration: ca.bool_or(ctx, "every-iteration", false),
+        update_series: ca.bool_or(ctx, "update-series", false),
         loc: ctx.loc(c.line),
     }
 }
@@ -264,8 +265,27 @@ fn mapping(ctx: &mut Ctx, c: &Element, t: &str) -> Option<MappingDecl> {
         _ => {}
     }
     let ca = Attrs::new(ctx, c, &allowed);
+    let mut rbf = RbfOptions::default();
     if !polynomial.is_empty() {
-        let _ = ca.choice(ctx, "polynomial", polynomial, Some("separate"));
+        rbf.polynomial = match ca.choice(ctx, "polynomial", polynomial, Some("separate")).ok() {
+            Some("on") => Polynomial::On,
+            Some("off") => Polynomial::Off,
+            _ => Polynomial::Separate,
+        };
+    }
+    for (k, axis) in dead.iter().enumerate() {
+        if allowed.contains(axis) {
+            rbf.dead_axes[k] = ca.bool_or(ctx, axis, false);
+        }
+    }
+    if allowed.contains(&"solver-rtol") {
+        rbf.solver_rtol = ca.f64(ctx, "solver-rtol", false).or(1e-9).unwrap_or(1e-9);
+        rbf.max_iterations = ca.int(ctx, "max-iterations", false).ok();
+    }
+    if allowed.contains(&"vertices-per-cluster") {
+        rbf.vertices_per_cluster = ca.int(ctx, "vertices-per-cluster", false).or(50).unwrap_or(50);
+        rbf.relative_overlap = ca.f64(ctx, "relative-overlap", false).or(0.15).unwrap_or(0.15);
+        rbf.project_to_input = ca.bool_or(ctx, "project-to-input", true);
     }
     let direction = match ca.choice(ctx, "direction", &["read", "write"], None).ok() {
         Some("read") => Some(MappingDirection::Read),
@@ -296,6 +316,7 @@ fn mapping(ctx: &mut Ctx, c: &Element, t: &str) -> Option<MappingDecl> {
             basis_functions.push(basis_function(ctx, b, bf));
         } else {
             let ex = &b.name["executor:".len()..];
+            rbf.executor = ex.to_string();
             let attrs: &[&str] = match ex {
                 "cpu" => &[],
                 "openmp" => &["n-threads"],
@@ -316,6 +337,7 @@ fn mapping(ctx: &mut Ctx, c: &Element, t: &str) -> Option<MappingDecl> {
         to: ca.string_or("to", ""),
         constraint: constraint?,
         basis_functions,
+        rbf,
         loc: ctx.loc(c.line),
     })
 }

@@ -121,6 +121,53 @@ pub struct BasisFunctionDecl {
     pub loc: Location,
 }
 
+/// `polynomial` of an RBF mapping: how the linear part of the field is handled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Polynomial {
+    /// Fitted first by least squares, the remainder interpolated (the default).
+    Separate,
+    /// Part of the interpolation system (a saddle-point system).
+    On,
+    /// No polynomial: the basis functions alone.
+    Off,
+}
+
+/// The attributes of the RBF methods, with libprecice's defaults where absent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RbfOptions {
+    /// `polynomial` (default `separate`).
+    pub polynomial: Polynomial,
+    /// `x-dead`, `y-dead`, `z-dead`: axes left out of the distances (global methods and `rbf`).
+    pub dead_axes: [bool; 3],
+    /// `solver-rtol` of `rbf-global-iterative` (default 1e-9).
+    pub solver_rtol: f64,
+    /// `max-iterations` of `rbf-global-iterative`, when given.
+    pub max_iterations: Option<i64>,
+    /// `vertices-per-cluster` of `rbf-pum-direct` (default 50).
+    pub vertices_per_cluster: i64,
+    /// `relative-overlap` of `rbf-pum-direct` (default 0.15).
+    pub relative_overlap: f64,
+    /// `project-to-input` of `rbf-pum-direct` (default true).
+    pub project_to_input: bool,
+    /// The `<executor:NAME>` child, `cpu` when absent.
+    pub executor: String,
+}
+
+impl Default for RbfOptions {
+    fn default() -> Self {
+        RbfOptions {
+            polynomial: Polynomial::Separate,
+            dead_axes: [false; 3],
+            solver_rtol: 1e-9,
+            max_iterations: None,
+            vertices_per_cluster: 50,
+            relative_overlap: 0.15,
+            project_to_input: true,
+            executor: "cpu".to_string(),
+        }
+    }
+}
+
 /// `<mapping:TYPE direction from to constraint>`.
 #[derive(Debug, Clone)]
 pub struct MappingDecl {
@@ -136,6 +183,8 @@ pub struct MappingDecl {
     pub constraint: MappingConstraint,
     /// The `<basis-function:*>` children (one is required for RBF methods, none allowed otherwise).
     pub basis_functions: Vec<BasisFunctionDecl>,
+    /// The RBF attributes (defaults for the other methods, which take none).
+    pub rbf: RbfOptions,
     /// The tag.
     pub loc: Location,
 }
@@ -187,6 +236,8 @@ pub struct ExportDecl {
     pub every_n_time_windows: i64,
     /// `every-iteration`: also export the iterations of implicit windows.
     pub every_iteration: bool,
+    /// `update-series`: rewrite the `.series` file after every window, not only at the end.
+    pub update_series: bool,
     /// The tag.
     pub loc: Location,
 }

@@ -4,28 +4,14 @@
 
 use super::m2n::wire::DataItem;
 use super::mapping::{self, Mapping};
+pub use super::mesh::MeshState;
 use super::time::Waveform;
 use crate::{CouplingError, Result};
 use std::collections::{BTreeMap, HashMap};
-use tidelink_precice_config::MappingConstraint;
+use tidelink_precice_config::MappingDecl;
 
 /// A datum on a mesh (the configuration crate's key, shared with the model).
 pub use tidelink_precice_config::DataKey;
-
-/// Vertices of one mesh used by this participant.
-pub struct MeshState {
-    pub dim: usize,
-    pub provided: bool,
-    /// Flat coordinates; for received meshes filled during `initialize`.
-    pub coords: Vec<f64>,
-    pub received: bool,
-}
-
-impl MeshState {
-    pub fn vertex_count(&self) -> usize {
-        self.coords.len() / self.dim
-    }
-}
 
 /// One datum on one mesh.
 pub struct DataState {
@@ -38,15 +24,14 @@ pub struct DataState {
 
 /// A mapping between two meshes, computed on first use.
 pub struct MappingRun {
-    pub from: String,
-    pub to: String,
-    pub constraint: MappingConstraint,
+    /// The `<mapping:*>` tag: method, meshes, constraint and options.
+    pub decl: MappingDecl,
     computed: Option<Box<dyn Mapping>>,
 }
 
 impl MappingRun {
-    pub fn new(from: &str, to: &str, constraint: MappingConstraint) -> Self {
-        MappingRun { from: from.to_string(), to: to.to_string(), constraint, computed: None }
+    pub fn new(decl: &MappingDecl) -> Self {
+        MappingRun { decl: decl.clone(), computed: None }
     }
 }
 
@@ -75,7 +60,7 @@ impl DataStore {
     }
     fn mapping(&mut self, i: usize) -> Result<&dyn Mapping> {
         if self.mappings[i].computed.is_none() {
-            let m = &self.mappings[i];
+            let m = &self.mappings[i].decl;
             let from =
                 self.meshes.get(&m.from).ok_or_else(|| CouplingError::config(format!("unknown mesh {}", m.from)))?;
             let to = self.meshes.get(&m.to).ok_or_else(|| CouplingError::config(format!("unknown mesh {}", m.to)))?;
@@ -85,7 +70,7 @@ impl DataStore {
                     m.from, m.to
                 )));
             }
-            let built = mapping::nearest_neighbor(&from.coords, &to.coords, from.dim, m.constraint);
+            let built = mapping::build(m, from, to)?;
             self.mappings[i].computed = Some(built);
         }
         Ok(self.mappings[i].computed.as_deref().expect("computed above"))
@@ -232,7 +217,9 @@ mod tests {
     #[test]
     fn received_data_of_the_wrong_size_is_a_protocol_error() {
         let mut store = DataStore::default();
-        let mesh = MeshState { dim: 2, provided: false, coords: vec![0.0; 4], received: true };
+        let mut mesh = MeshState::new(2, false);
+        mesh.coords = vec![0.0; 4];
+        mesh.received = true;
         store.meshes.insert("M".into(), mesh);
         let key = DataKey::new("M", "D");
         store.data.insert(key.clone(), DataState { components: 1, waveform: Waveform::new(1), write_buffer: None });

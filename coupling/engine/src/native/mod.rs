@@ -6,6 +6,7 @@ mod cplscheme;
 mod data;
 mod m2n;
 mod mapping;
+mod mesh;
 mod participant;
 pub mod settings;
 pub mod time;

@@ -42,15 +42,11 @@ impl NativeParticipant {
         let mut store = DataStore::default();
         for pm in &me.provide_meshes {
             let dim = cfg.mesh(&pm.name).map_or(3, |m| m.dimensions);
-            store
-                .meshes
-                .insert(pm.name.clone(), MeshState { dim, provided: true, coords: Vec::new(), received: false });
+            store.meshes.insert(pm.name.clone(), MeshState::new(dim, true));
         }
         for rm in &me.receive_meshes {
             let dim = cfg.mesh(&rm.name).map_or(3, |m| m.dimensions);
-            store
-                .meshes
-                .insert(rm.name.clone(), MeshState { dim, provided: false, coords: Vec::new(), received: false });
+            store.meshes.insert(rm.name.clone(), MeshState::new(dim, false));
         }
         let add = |store: &mut DataStore, key: &DataKey, write: bool| {
             let components = cfg.data_dimensions(&key.mesh, &key.data).unwrap_or(1);
@@ -102,7 +98,7 @@ impl NativeParticipant {
                         me.loc
                     ));
                 };
-                let i = store.add_mapping(MappingRun::new(&m.from, &m.to, m.constraint));
+                let i = store.add_mapping(MappingRun::new(m));
                 store.add_write_map(e.key.clone(), DataKey::new(&m.from, data), i);
             }
             for e in s.links.iter().flat_map(|l| &l.receive) {
@@ -115,7 +111,7 @@ impl NativeParticipant {
                         && m.from == *mesh
                         && read_keys.contains(&DataKey::new(&m.to, data))
                 }) {
-                    let i = store.add_mapping(MappingRun::new(&m.from, &m.to, m.constraint));
+                    let i = store.add_mapping(MappingRun::new(m));
                     store.add_read_map(e.key.clone(), DataKey::new(&m.to, data), i);
                 }
             }

@@ -134,7 +134,7 @@ impl Participant {
 
     fn element(&mut self, py: Python<'_>, mesh: &Bound<'_, PyAny>, ids: &[i32], kind: Element) -> PyResult<()> {
         let mesh = text(mesh)?;
-        self.inner.set_mesh_elements(&mesh, kind, ids).map_err(|e| to_py(py, e))
+        self.inner.set_mesh_element(&mesh, kind, ids).map_err(|e| to_py(py, e))
     }
 }
 

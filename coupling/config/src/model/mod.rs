@@ -5,6 +5,7 @@
 //! declares (`participant`), m2n and coupling schemes (`scheme`), accelerations (`acceleration`).
 
 mod acceleration;
+mod connectivity;
 mod key;
 mod mesh;
 mod participant;

@@ -7,7 +7,7 @@
 //! run would stop on, with the same words and location.
 
 use tidelink_precice_config::diagnostics::{Diagnostics, Location};
-use tidelink_precice_config::{M2nDecl, M2nKind, MappingMethod, PreciceConfig};
+use tidelink_precice_config::{M2nDecl, M2nKind, PreciceConfig};
 
 /// The refusal of an `<m2n:mpi…>`: the native engine speaks TCP only.
 pub(crate) fn m2n_transport_message(m: &M2nDecl) -> Option<String> {
@@ -38,15 +38,8 @@ pub(crate) fn findings(cfg: &PreciceConfig, name: &str) -> Diagnostics {
         );
     }
     for m in &me.mappings {
-        if m.method != MappingMethod::NearestNeighbor {
-            d.error(
-                m.loc.clone(),
-                format!(
-                    "mapping:{} is not supported by the native engine yet; use mapping:nearest-neighbor, or run with the \
-                     precice backend.",
-                    m.method.tag()
-                ),
-            );
+        if let Some(why) = super::mapping::unsupported(m) {
+            d.error(m.loc.clone(), why);
         } else if m.from.is_empty() || m.to.is_empty() {
             d.error(
                 m.loc.clone(),

@@ -1,10 +1,12 @@
 //! The engine's own wire format: length-prefixed frames, little-endian numbers. Byte
 //! compatibility with real preCICE is not a goal (the two backends never talk).
 
+use crate::native::mesh::Connectivity;
 use std::io::{self, Read, Write};
 
-/// Protocol version carried in the hello frame (3: the hello carries the run identity).
-pub const PROTOCOL: u32 = 3;
+/// Protocol version carried in the hello frame (3: the hello carries the run identity;
+/// 4: meshes carry their elements).
+pub const PROTOCOL: u32 = 4;
 
 /// One message between two participants.
 #[derive(Debug, Clone, PartialEq)]
@@ -12,8 +14,9 @@ pub enum Frame {
     /// First frame on every connection: who we are, which configuration we run, and in which
     /// run (the launcher's identity; empty for a participant started by hand).
     Hello { protocol: u32, version: String, config_hash: String, participant: String, run: String },
-    /// A provided mesh's vertex coordinates, sent to the participant that receives it.
-    Mesh { name: String, coords: Vec<f64> },
+    /// A provided mesh's vertex coordinates and the elements its receiver needs, sent to the
+    /// participant that receives it.
+    Mesh { name: String, coords: Vec<f64>, connectivity: Connectivity },
     /// All data of one scheme for one window (or initial data), one frame per direction.
     Data(DataFrame),
     /// The sender failed; `message` says why.
@@ -78,6 +81,13 @@ impl Enc {
             self.f64(*x);
         }
     }
+    /// Elements of `N` vertex ids each, as a count and the ids (u32: meshes stay below 2^32 vertices).
+    fn elements<const N: usize>(&mut self, v: &[[usize; N]]) {
+        self.u32(v.len() as u32);
+        for id in v.iter().flatten() {
+            self.u32(*id as u32);
+        }
+    }
 }
 
 struct Dec<'a>(&'a [u8]);
@@ -112,6 +122,13 @@ impl Dec<'_> {
         let bytes = self.take(n * 8)?;
         Ok(bytes.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))).collect())
     }
+    fn elements<const N: usize>(&mut self) -> io::Result<Vec<[usize; N]>> {
+        let n = self.u32()? as usize;
+        // The bytes are taken (and their presence checked) before anything is allocated.
+        let bytes = self.take(n * N * 4)?;
+        let id = |c: &[u8]| u32::from_le_bytes(c.try_into().expect("4 bytes")) as usize;
+        Ok(bytes.chunks_exact(N * 4).map(|e| std::array::from_fn(|k| id(&e[k * 4..k * 4 + 4]))).collect())
+    }
 }
 
 impl Frame {
@@ -127,10 +144,13 @@ impl Frame {
                 e.str(participant);
                 e.str(run);
             }
-            Frame::Mesh { name, coords } => {
+            Frame::Mesh { name, coords, connectivity } => {
                 e.u8(MESH);
                 e.str(name);
                 e.f64s(coords);
+                e.elements(&connectivity.edges);
+                e.elements(&connectivity.triangles);
+                e.elements(&connectivity.tetrahedra);
             }
             Frame::Data(d) => {
                 e.u8(DATA);
@@ -177,7 +197,12 @@ impl Frame {
                 let run = if d.0.is_empty() { String::new() } else { d.str()? };
                 Frame::Hello { protocol, version, config_hash, participant, run }
             }
-            MESH => Frame::Mesh { name: d.str()?, coords: d.f64s()? },
+            MESH => {
+                let (name, coords) = (d.str()?, d.f64s()?);
+                let connectivity =
+                    Connectivity { edges: d.elements()?, triangles: d.elements()?, tetrahedra: d.elements()? };
+                Frame::Mesh { name, coords, connectivity }
+            }
             DATA => {
                 let scheme = d.u32()?;
                 let window = d.u64()?;
@@ -259,7 +284,16 @@ mod tests {
                 participant: "Solid".into(),
                 run: "r1".into(),
             },
-            Frame::Mesh { name: "M".into(), coords: vec![0.0, 1.0, 2.5] },
+            Frame::Mesh { name: "M".into(), coords: vec![0.0, 1.0, 2.5], connectivity: Connectivity::default() },
+            Frame::Mesh {
+                name: "T".into(),
+                coords: vec![0.0; 12],
+                connectivity: Connectivity {
+                    edges: vec![[0, 1]],
+                    triangles: vec![[0, 1, 2]],
+                    tetrahedra: vec![[0, 1, 2, 3]],
+                },
+            },
             Frame::Data(DataFrame {
                 scheme: 2,
                 window: 7,
@@ -306,7 +340,8 @@ mod tests {
 
     #[test]
     fn truncated_frames_are_errors_not_panics() {
-        let bytes = Frame::Mesh { name: "M".into(), coords: vec![1.0; 4] }.encode();
+        let connectivity = Connectivity { edges: vec![[0, 1]], triangles: vec![[1, 2, 3]], tetrahedra: vec![] };
+        let bytes = Frame::Mesh { name: "M".into(), coords: vec![1.0; 4], connectivity }.encode();
         for cut in 5..bytes.len() {
             let mut body = bytes[4..cut].to_vec();
             body.truncate(cut - 4);

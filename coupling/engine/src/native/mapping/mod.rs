@@ -19,6 +19,19 @@ pub trait Mapping: Send {
     fn map(&self, input: &[f64], components: usize) -> Vec<f64>;
 }
 
+/// Why the native engine cannot run `decl`, when it cannot (checked on the configuration,
+/// before anything connects, so that `tidelink check` reports it).
+pub fn unsupported(decl: &MappingDecl) -> Option<String> {
+    match decl.method {
+        MappingMethod::NearestNeighbor if plain(decl.constraint) => None,
+        _ => Some(format!(
+            "mapping:{} is not supported by the native engine yet; use mapping:nearest-neighbor, or run with the \
+             precice backend.",
+            decl.method.tag()
+        )),
+    }
+}
+
 /// Builds the mapping `decl` asks for from mesh `from` (its input) to mesh `to` (its output).
 /// Both meshes have their vertices (and the elements the method needs) by now.
 pub fn build(decl: &MappingDecl, from: &MeshState, to: &MeshState) -> Result<Box<dyn Mapping>> {

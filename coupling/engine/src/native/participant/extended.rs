@@ -5,6 +5,7 @@
 //! cannot (docs/design/coupling-semantics.md §2.13).
 
 use super::*;
+use crate::native::mesh::{split_quad, QuadError};
 
 /// A kind of mesh element, by the number of vertex ids it takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,34 +74,148 @@ impl NativeParticipant {
         Ok(m)
     }
 
-    /// Whether the mappings of this run need the elements of `mesh`. None of the native
-    /// engine's mappings (nearest-neighbor) does, so this is false for every known mesh.
+    /// Whether the mappings of this run need the elements of `mesh` (a mapping of this
+    /// participant, or of one that receives the mesh from it, searches its edges, triangles
+    /// or cells, or scales by its integrals). Elements given for other meshes are ignored.
     pub fn requires_mesh_connectivity_for(&self, mesh: &str) -> Result<bool> {
         self.mesh(mesh)?;
-        Ok(false)
+        Ok(self.cfg.needs_connectivity(&self.name, mesh))
     }
 
-    /// Adds elements of `kind` (flat vertex ids, `kind.arity()` per element) to `mesh`. As in
-    /// libprecice, elements are ignored when no mapping needs them
-    /// ([`requires_mesh_connectivity_for`](Self::requires_mesh_connectivity_for) is false),
-    /// after the mesh checks; tetrahedra on a 2D mesh are an error even then.
-    pub fn set_mesh_elements(&mut self, mesh: &str, kind: Element, ids: &[VertexId]) -> Result<()> {
+    /// The checks every element call makes first, in libprecice's order: the mesh may be
+    /// changed, tetrahedra only on 3D meshes; then whether the elements are kept at all.
+    fn elements_wanted(&self, mesh: &str, kind: Element) -> Result<bool> {
         let m = self.require_mesh_modify(mesh, kind.plural())?;
         if kind == Element::Tetrahedron && m.dim != 3 {
             return misuse(format!(
-                "Setting a tetrahedron on mesh \"{mesh}\" is only possible for 3D meshes. Please set the mesh dimension to 3 in the preCICE configuration file."
+                "setMeshTetrahedron is only possible for 3D meshes (mesh \"{mesh}\" has {} dimensions). Please set the \
+                 mesh dimension to 3 in the preCICE configuration file.",
+                m.dim
             ));
         }
-        if !self.requires_mesh_connectivity_for(mesh)? {
+        self.requires_mesh_connectivity_for(mesh)
+    }
+
+    /// Adds one element of `kind` (`kind.arity()` vertex ids) to `mesh`, with the checks of
+    /// libprecice's singular calls (`setMeshEdge`, `setMeshTriangle`, ...). Ignored, after the
+    /// mesh checks, when no mapping needs the mesh's elements.
+    pub fn set_mesh_element(&mut self, mesh: &str, kind: Element, ids: &[VertexId]) -> Result<()> {
+        if !self.elements_wanted(mesh, kind)? {
             return Ok(());
         }
-        // Unreachable until a mapping needs connectivity (the mapping work stores them here).
+        if ids.len() != kind.arity() {
+            return misuse(format!(
+                "A single element of kind {} on mesh \"{mesh}\" takes {} vertex ids, not {}.",
+                kind.plural(),
+                kind.arity(),
+                ids.len()
+            ));
+        }
+        let n = self.store.meshes[mesh].vertex_count();
+        if let Some(&bad) = ids.iter().find(|&&i| i < 0 || i as usize >= n) {
+            return misuse(format!(
+                "The given VertexID \"{bad}\" is invalid. Check that it originated from a call to setMeshVertex() or \
+                 setMeshVertices()."
+            ));
+        }
+        let unique = (0..ids.len()).all(|i| !ids[i + 1..].contains(&ids[i]));
+        match kind {
+            Element::Triangle if !unique => {
+                return misuse(format!(
+                    "setMeshTriangle() was called with repeated Vertex IDs ({}, {}, {}).",
+                    ids[0], ids[1], ids[2]
+                ))
+            }
+            Element::Quad if !unique => return misuse(
+                "The four vertex ID's are not unique. Please check that the vertices that form the quad are correct.",
+            ),
+            _ => {}
+        }
+        self.store_elements(mesh, kind, ids, false)
+    }
+
+    /// Adds elements of `kind` (flat vertex ids, `kind.arity()` per element) to `mesh`, with
+    /// the checks of libprecice's plural calls (`setMeshEdges`, ...). As in libprecice,
+    /// elements are ignored when no mapping needs them
+    /// ([`requires_mesh_connectivity_for`](Self::requires_mesh_connectivity_for) is false),
+    /// after the mesh checks; tetrahedra on a 2D mesh are an error even then.
+    pub fn set_mesh_elements(&mut self, mesh: &str, kind: Element, ids: &[VertexId]) -> Result<()> {
+        if !self.elements_wanted(mesh, kind)? {
+            return Ok(());
+        }
         if !ids.len().is_multiple_of(kind.arity()) {
             return misuse(format!(
-                "Input size of {} on mesh \"{mesh}\" must be a multiple of {}.",
+                "Cannot interpret passed vertex IDs attempting to set {} of mesh \"{mesh}\". You passed {} vertex \
+                 indices, which is not a multiple of {}.",
                 kind.plural(),
+                ids.len(),
                 kind.arity()
             ));
+        }
+        let n = self.store.meshes[mesh].vertex_count();
+        let bad = |i: &VertexId| *i < 0 || *i as usize >= n;
+        if let Some(first) = ids.iter().position(bad) {
+            let last = first + ids[first..].iter().take_while(|i| bad(i)).count() - 1;
+            return misuse(format!(
+                "The given range of VertexIDs contains invalid IDs at offsets [{first},{last}]. Check that they \
+                 originated from calls to setMeshVertex() or setMeshVertices()."
+            ));
+        }
+        for (k, q) in ids.chunks_exact(4).enumerate().filter(|_| kind == Element::Quad) {
+            if (0..4).any(|i| q[i + 1..].contains(&q[i])) {
+                return misuse(format!(
+                    "The four vertex ID's of the quad nr {k} are not unique. Please check that the vertices that form \
+                     the quad are correct."
+                ));
+            }
+        }
+        self.store_elements(mesh, kind, ids, true)
+    }
+
+    /// Stores checked elements; quads are split into two triangles (or refused by their shape,
+    /// numbered in the message when `plural`).
+    fn store_elements(&mut self, mesh: &str, kind: Element, ids: &[VertexId], plural: bool) -> Result<()> {
+        let m = self.store.meshes.get_mut(mesh).expect("checked");
+        let u = |i: VertexId| i as usize;
+        match kind {
+            Element::Edge => m.connectivity.edges.extend(ids.chunks_exact(2).map(|e| [u(e[0]), u(e[1])])),
+            Element::Triangle => {
+                m.connectivity.triangles.extend(ids.chunks_exact(3).map(|t| [u(t[0]), u(t[1]), u(t[2])]))
+            }
+            Element::Tetrahedron => {
+                m.connectivity.tetrahedra.extend(ids.chunks_exact(4).map(|t| [u(t[0]), u(t[1]), u(t[2]), u(t[3])]))
+            }
+            Element::Quad => {
+                let mut split = Vec::with_capacity(ids.len() / 2);
+                for (k, q) in ids.chunks_exact(4).enumerate() {
+                    let corners = [u(q[0]), u(q[1]), u(q[2]), u(q[3])];
+                    let at = corners.map(|i| m.vertex(i));
+                    let nr = if plural { format!(" nr {k}") } else { String::new() };
+                    match split_quad(corners, at) {
+                        Ok(two) => split.extend(two),
+                        Err(QuadError::RepeatedCorner) => {
+                            return misuse(format!(
+                                "The four vertices that form the quad{nr} are not unique. The resulting shape may be a \
+                                 point, line or triangle. Please check that the adapter sends the four unique vertices \
+                                 that form the quad, or that the mesh on the interface is composed of quads."
+                            ))
+                        }
+                        Err(QuadError::NonPlanar) => {
+                            return misuse(format!(
+                                "Non-planar quads are not supported: the quad{nr} on mesh \"{mesh}\" has corners {:?}.",
+                                at
+                            ))
+                        }
+                        Err(QuadError::NotConvex) => {
+                            return misuse(format!(
+                                "The given quad{nr} is not convex. Please check that the adapter send the four correct \
+                                 vertices or that the interface is composed of quads."
+                            ))
+                        }
+                    }
+                }
+                m.connectivity.triangles.extend(split);
+            }
         }
         Ok(())
     }
@@ -218,6 +333,50 @@ mod tests {
         let e = b.set_mesh_elements("A-Mesh", Element::Edge, &[0, 1]).unwrap_err();
         assert!(e.message.contains("does not provide Mesh"), "{e}");
         assert!(!b.requires_mesh_connectivity_for("A-Mesh").unwrap());
+    }
+
+    /// `XML` with B mapping A's mesh by nearest projection: A must store and send its elements.
+    fn projecting(name: &str, dim: usize) -> NativeParticipant {
+        let xml = XML
+            .replace("mapping:nearest-neighbor", "mapping:nearest-projection")
+            .replace("dimensions=\"2\"", &format!("dimensions=\"{dim}\""));
+        let (cfg, _) = tidelink_precice_config::parse_str(&xml, Path::new("np.xml")).expect("valid configuration");
+        NativeParticipant::from_config_with(name, cfg, Settings::default()).expect("participant")
+    }
+
+    #[test]
+    fn elements_are_checked_as_libprecice_checks_them_and_stored_when_a_mapping_needs_them() {
+        let mut a = projecting("A", 3);
+        assert!(a.requires_mesh_connectivity_for("A-Mesh").unwrap());
+        let mut ids = [0; 5];
+        let square = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.5, 0.5, 1.0];
+        a.set_mesh_vertices("A-Mesh", &square, &mut ids).unwrap();
+        let e = a.set_mesh_element("A-Mesh", Element::Triangle, &[0, 1, 1]).unwrap_err();
+        assert_eq!(e.message, "setMeshTriangle() was called with repeated Vertex IDs (0, 1, 1).");
+        let e = a.set_mesh_element("A-Mesh", Element::Edge, &[0, 5]).unwrap_err();
+        assert!(e.message.starts_with("The given VertexID \"5\" is invalid."), "{e}");
+        let e = a.set_mesh_elements("A-Mesh", Element::Triangle, &[0, 1, 2, 7, 8, 3]).unwrap_err();
+        assert!(e.message.starts_with("The given range of VertexIDs contains invalid IDs at offsets [3,4]."), "{e}");
+        let e = a.set_mesh_elements("A-Mesh", Element::Edge, &[0, 1, 2]).unwrap_err();
+        assert!(e.message.contains("You passed 3 vertex indices, which is not a multiple of 2"), "{e}");
+        let e = a.set_mesh_elements("A-Mesh", Element::Quad, &[0, 1, 2, 4]).unwrap_err();
+        assert!(e.message.starts_with("Non-planar quads are not supported: the quad nr 0"), "{e}");
+        let e = a.set_mesh_element("A-Mesh", Element::Quad, &[0, 1, 3, 2]).map(|_| ());
+        assert!(e.is_ok(), "corners in any order: {e:?}");
+        a.set_mesh_elements("A-Mesh", Element::Tetrahedron, &[0, 1, 2, 4]).unwrap();
+        a.set_mesh_elements("A-Mesh", Element::Edge, &[1, 0]).unwrap();
+        let c = &a.store.meshes["A-Mesh"].connectivity;
+        // The unit square split along a diagonal of equal length: the one through the first hull corner (0).
+        let mut triangles = c.triangles.clone();
+        triangles.iter_mut().for_each(|t| t.sort());
+        triangles.sort();
+        assert_eq!(triangles, vec![[0, 1, 2], [0, 2, 3]]);
+        assert_eq!(c.tetrahedra, vec![[0, 1, 2, 4]]);
+        assert_eq!(c.edges, vec![[1, 0]]);
+        // On a 2D mesh tetrahedra are refused before anything else.
+        let mut a2 = projecting("A", 2);
+        let e = a2.set_mesh_elements("A-Mesh", Element::Tetrahedron, &[0, 1, 2, 3]).unwrap_err();
+        assert!(e.message.contains("only possible for 3D meshes"), "{e}");
     }
 
     #[test]

@@ -4,7 +4,12 @@
 use super::*;
 
 impl NativeParticipant {
+    /// Sends every provided mesh (vertices, and the elements its receivers need) to the
+    /// participants that receive it, then receives this participant's received meshes.
     fn exchange_meshes(&mut self) -> Result<()> {
+        for mesh in self.store.meshes.values_mut().filter(|m| m.provided) {
+            mesh.connectivity.preprocess();
+        }
         let m2n = self.m2n.as_mut().expect("connected");
         let me = self.cfg.participant(&self.name).expect("checked at construction");
         for pm in &me.provide_meshes {
@@ -18,7 +23,12 @@ impl NativeParticipant {
                         ));
                     }
                     let to = m2n.partner(&other.name).ok_or_else(|| no_m2n(&self.name, &other.name))?;
-                    m2n.send(to, &Frame::Mesh { name: pm.name.clone(), coords: mesh.coords.clone() })?;
+                    let frame = Frame::Mesh {
+                        name: pm.name.clone(),
+                        coords: mesh.coords.clone(),
+                        connectivity: mesh.connectivity.clone(),
+                    };
+                    m2n.send(to, &frame)?;
                 }
             }
         }
@@ -27,13 +37,18 @@ impl NativeParticipant {
         for rm in received {
             let from = m2n.partner(&rm.from).ok_or_else(|| no_m2n(&self.name, &rm.from))?;
             match m2n.recv(from)? {
-                Frame::Mesh { name, coords } if name == rm.name => {
+                Frame::Mesh { name, coords, mut connectivity } if name == rm.name => {
                     let mesh = self.store.meshes.get_mut(&rm.name).expect("registered");
                     if coords.len() % mesh.dim != 0 {
                         return Err(CouplingError::protocol(format!(
                             "mesh \"{name}\" arrived with a coordinate count that is not a multiple of its dimension"
                         )));
                     }
+                    if let Some(why) = connectivity.invalid_id(coords.len() / mesh.dim) {
+                        return Err(CouplingError::protocol(format!("mesh \"{name}\" arrived broken: {why}")));
+                    }
+                    connectivity.preprocess();
+                    mesh.connectivity = connectivity;
                     mesh.coords = coords;
                     mesh.received = true;
                 }

@@ -98,6 +98,21 @@ pub fn load_points(spec: &PointsSpec, resolve: impl Fn(&str) -> PathBuf) -> Resu
     }
 }
 
+/// The triangles of `spec` over its points (same indices): the faces of an `.obj` or `.stl`
+/// file, none for text files and inline lists.
+pub fn load_point_faces(spec: &PointsSpec, resolve: impl Fn(&str) -> PathBuf) -> Result<Vec<[usize; 3]>, MeshError> {
+    match spec {
+        PointsSpec::File(name) => {
+            let path = resolve(name);
+            match PointsFormat::of(&path)? {
+                PointsFormat::Text => Ok(Vec::new()),
+                PointsFormat::Obj | PointsFormat::Stl => Ok(tidelink_mesh::read_vertex_faces(&path)?),
+            }
+        }
+        PointsSpec::Inline(_) => Ok(Vec::new()),
+    }
+}
+
 /// Reads the points of a file, by extension.
 pub fn read_points_file(path: &Path) -> Result<Vec<[f64; 3]>, MeshError> {
     let points = match PointsFormat::of(path)? {

@@ -43,6 +43,8 @@ pub struct ScriptedCoupling {
     data_dimensions: std::collections::BTreeMap<DataKey, usize>,
     vertices: std::collections::BTreeMap<String, Vec<f64>>,
     served: std::collections::BTreeMap<DataKey, Vec<f64>>,
+    connectivity: std::collections::BTreeSet<String>,
+    triangles: std::collections::BTreeMap<String, Vec<tidelink_adapter_core::coupling::VertexId>>,
     zeros_when_unscripted: bool,
     written: std::collections::BTreeMap<DataKey, Vec<f64>>,
     failures: Vec<(Call, String, String)>,
@@ -68,6 +70,8 @@ impl ScriptedCoupling {
             data_dimensions: Default::default(),
             vertices: Default::default(),
             served: Default::default(),
+            connectivity: Default::default(),
+            triangles: Default::default(),
             zeros_when_unscripted: false,
             written: Default::default(),
             failures: Vec::new(),
@@ -103,6 +107,17 @@ impl ScriptedCoupling {
     pub fn with_data_dimensions(mut self, mesh: &str, data: &str, n: usize) -> Self {
         self.data_dimensions.insert(DataKey::new(mesh, data), n);
         self
+    }
+
+    /// A mapping needs the elements of `mesh`: triangles set on it are kept.
+    pub fn with_connectivity(mut self, mesh: &str) -> Self {
+        self.connectivity.insert(mesh.to_string());
+        self
+    }
+
+    /// The triangles kept on `mesh` (flat vertex ids), in the order they were set.
+    pub fn triangles(&self, mesh: &str) -> &[tidelink_adapter_core::coupling::VertexId] {
+        self.triangles.get(mesh).map_or(&[], Vec::as_slice)
     }
 
     /// Reads of data nothing was served for give zeros instead of failing.
@@ -203,6 +218,19 @@ impl tidelink_adapter_core::coupling::CouplingData for ScriptedCoupling {
     }
     fn get_mesh_vertex_size(&self, mesh: &str) -> CouplingResult<usize> {
         Ok(self.vertices(mesh).len() / self.mesh_dims(mesh))
+    }
+    fn requires_mesh_connectivity_for(&self, mesh: &str) -> CouplingResult<bool> {
+        Ok(self.connectivity.contains(mesh))
+    }
+    fn set_mesh_triangles(
+        &mut self,
+        mesh: &str,
+        ids: &[tidelink_adapter_core::coupling::VertexId],
+    ) -> CouplingResult<()> {
+        if self.connectivity.contains(mesh) {
+            self.triangles.entry(mesh.to_string()).or_default().extend_from_slice(ids);
+        }
+        Ok(())
     }
     fn read_data(
         &mut self,

@@ -41,6 +41,12 @@ pub trait CouplingData {
     fn set_mesh_vertices(&mut self, mesh: &str, positions: &[f64], ids: &mut [VertexId]) -> Result<()>;
     /// The number of vertices registered on `mesh`.
     fn get_mesh_vertex_size(&self, mesh: &str) -> Result<usize>;
+    /// Whether a mapping of the run needs the elements of `mesh`: only then are the
+    /// triangles given with [`set_mesh_triangles`](Self::set_mesh_triangles) kept.
+    fn requires_mesh_connectivity_for(&self, mesh: &str) -> Result<bool>;
+    /// Registers triangles (flat vertex ids, three per triangle) on a provided mesh, e.g. the
+    /// faces of the surface file the vertices came from.
+    fn set_mesh_triangles(&mut self, mesh: &str, ids: &[VertexId]) -> Result<()>;
     /// Samples `data` at `relative_read_time` after the participant's current time.
     fn read_data(
         &mut self,

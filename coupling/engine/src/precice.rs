@@ -95,6 +95,14 @@ impl CouplingData for PreciceParticipant {
         count(self.get()?.get_mesh_vertex_size(mesh).map_err(lib)?)
     }
 
+    fn requires_mesh_connectivity_for(&self, mesh: &str) -> Result<bool> {
+        self.get()?.requires_mesh_connectivity_for(mesh).map_err(lib)
+    }
+
+    fn set_mesh_triangles(&mut self, mesh: &str, ids: &[VertexId]) -> Result<()> {
+        self.get_mut()?.set_mesh_triangles(mesh, ids).map_err(lib)
+    }
+
     fn read_data(
         &mut self,
         mesh: &str,

@@ -76,6 +76,15 @@ pub fn read_vertices(path: &Path) -> Result<Vec<[f64; 3]>, MeshError> {
     }
 }
 
+/// The triangles over the vertices [`read_vertices`] returns (same indices): the faces of a
+/// coupling mesh read from a surface file, for mappings that project onto them.
+pub fn read_vertex_faces(path: &Path) -> Result<Vec<[usize; 3]>, MeshError> {
+    match format(path)? {
+        MeshFormat::Obj => obj::faces(path),
+        MeshFormat::Stl => Ok(stl::surface(path)?.triangles),
+    }
+}
+
 fn format(path: &Path) -> Result<MeshFormat, MeshError> {
     MeshFormat::of(path).ok_or_else(|| MeshError::UnsupportedExtension { path: path.to_path_buf() })
 }

@@ -36,3 +36,16 @@ pub(crate) fn vertices(path: &Path) -> Result<Vec<[f64; 3]>, MeshError> {
     let options = tobj::LoadOptions { single_index: false, triangulate: false, ..Default::default() };
     Ok(load(path, &options)?.iter().flat_map(|m| m.mesh.positions.chunks_exact(3).map(point)).collect())
 }
+
+/// The faces of every object, triangulated, as indices into what [`vertices`] returns.
+pub(crate) fn faces(path: &Path) -> Result<Vec<[usize; 3]>, MeshError> {
+    let options = tobj::LoadOptions { single_index: false, triangulate: true, ..Default::default() };
+    let mut faces = Vec::new();
+    let mut base = 0;
+    for m in load(path, &options)? {
+        let corner = |i: u32| base + i as usize;
+        faces.extend(m.mesh.indices.chunks_exact(3).map(|t| [corner(t[0]), corner(t[1]), corner(t[2])]));
+        base += m.mesh.positions.len() / 3;
+    }
+    Ok(faces)
+}

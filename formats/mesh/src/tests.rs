@@ -32,6 +32,27 @@ fn obj_vertices_in_file_order_and_its_triangulated_surface() {
 }
 
 #[test]
+fn the_faces_of_coupling_points_index_the_vertices_as_read() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two objects: the second's face numbers its vertices globally (5, 6, 7), as OBJ does.
+    let text = "o a\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\no b\nv 0 0 1\nv 1 0 1\nv 0 1 1\nf 5 6 7\n";
+    let obj = write(dir.path(), "two.obj", text);
+    let v = read_vertices(&obj).unwrap();
+    let f = read_vertex_faces(&obj).unwrap();
+    assert_eq!(v.len(), 7);
+    assert_eq!(f.len(), 3, "{f:?}");
+    assert_eq!(f[2].map(|i| v[i]), [[0.0, 0.0, 1.0], [1.0, 0.0, 1.0], [0.0, 1.0, 1.0]]);
+    // The quad's two triangles cover its four corners.
+    let mut quad: Vec<usize> = f[..2].iter().flatten().copied().collect();
+    quad.sort();
+    quad.dedup();
+    assert_eq!(quad, [0, 1, 2, 3]);
+    let stl = write(dir.path(), "tri.stl", TWO_FACETS);
+    let (v, f) = (read_vertices(&stl).unwrap(), read_vertex_faces(&stl).unwrap());
+    assert_eq!(f[1].map(|i| v[i]), [[1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]]);
+}
+
+#[test]
 fn stl_facets_over_distinct_corners() {
     let dir = tempfile::tempdir().unwrap();
     let stl = write(dir.path(), "tri.STL", TWO_FACETS);

@@ -15,4 +15,7 @@ pub struct CouplingBody {
     /// The coupling points in the body's reference frame (empty: the body is coupled
     /// through its reference frame on RIGID_BODY_REFS meshes).
     pub points: Vec<Vector3<f64>>,
+    /// Triangles over `points` (indices), from the surface file the points came from; given
+    /// to the coupling where a mapping projects onto them.
+    pub faces: Vec<[usize; 3]>,
 }

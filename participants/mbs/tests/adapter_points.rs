@@ -120,6 +120,28 @@ fn points_from_chrono_text_file_through_data_path() {
     assert_eq!(&c.vertices("SolidMesh")[6..], &[0.0, 0.0, 1.18]);
 }
 
+#[test]
+fn the_faces_of_a_surface_file_go_to_the_coupling_when_a_mapping_needs_them() {
+    let (case, file) = case("    - name: ball\n      points: pts/cap.obj\n", POINTS_IFACE);
+    // A square cap of four corners, one quad face: two triangles over the four vertices.
+    case.write("solid/pts/cap.obj", "v 0 0 0\nv 0.1 0 0\nv 0.1 0.1 0\nv 0 0.1 0\nf 1 2 3 4\n");
+    let (mut a, _) = tidelink_mbs::participant::build(&file, &case.config).unwrap();
+    let mut c = scripted(3).with_connectivity("SolidMesh");
+    a.initialize_participant(&mut c).unwrap();
+    assert_eq!(c.vertices("SolidMesh").len(), 12);
+    let t = c.triangles("SolidMesh");
+    assert_eq!(t.len(), 6, "two triangles: {t:?}");
+    let mut corners = t.to_vec();
+    corners.sort();
+    corners.dedup();
+    assert_eq!(corners, [0, 1, 2, 3]);
+    // Without a mapping that needs them, none are given.
+    let (mut a, _) = tidelink_mbs::participant::build(&file, &case.config).unwrap();
+    let mut c = scripted(3);
+    a.initialize_participant(&mut c).unwrap();
+    assert!(c.triangles("SolidMesh").is_empty());
+}
+
 fn error(bodies: &str, interfaces: &str, files: &[(&str, &str)]) -> String {
     let (case, file) = case(bodies, interfaces);
     for (name, text) in files {

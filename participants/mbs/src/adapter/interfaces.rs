@@ -38,13 +38,18 @@ impl Interfaces {
     pub(super) fn add_from_file(&mut self, file: &ParticipantFile, bodies: &BodySet) -> AdapterResult<()> {
         let cfg = &file.adapter;
         for b in &cfg.bodies {
-            let points = match &b.points {
-                None => None,
-                Some(spec) => Some(mesh_file::load_points(spec, |n| file.data_file(n)).map_err(|e| {
-                    AdapterError::config(format!("{}: the points of coupling body `{}`: {e}", b.loc, b.name))
-                })?),
+            let bad = |e| AdapterError::config(format!("{}: the points of coupling body `{}`: {e}", b.loc, b.name));
+            let (points, faces) = match &b.points {
+                None => (None, Vec::new()),
+                Some(spec) => (
+                    Some(mesh_file::load_points(spec, |n| file.data_file(n)).map_err(bad)?),
+                    mesh_file::load_point_faces(spec, |n| file.data_file(n)).map_err(bad)?,
+                ),
             };
             self.add_body(&b.loc.to_string(), &b.name, points, bodies)?;
+            if let Some(c) = self.coupled.last_mut() {
+                c.faces = faces;
+            }
         }
         for iface in &cfg.interfaces {
             if is_solid_added_mass(&iface.mesh_name) || is_fluid_added_mass(&iface.mesh_name) {
@@ -106,7 +111,7 @@ impl Interfaces {
             Some(list) => list.into_iter().map(Vector3::from).collect(),
             None => Vec::new(),
         };
-        self.coupled.push(CouplingBody { name: name.to_string(), handle, points });
+        self.coupled.push(CouplingBody { name: name.to_string(), handle, points, faces: Vec::new() });
         Ok(())
     }
 

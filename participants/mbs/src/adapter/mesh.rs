@@ -62,6 +62,8 @@ pub(super) struct DatumIn {
 pub(super) struct CouplingMesh {
     name: String,
     vertices: Vec<MeshVertex>,
+    /// Triangles over `vertices` (the coupling bodies' surface files' faces).
+    triangles: Vec<[usize; 3]>,
     ids: Vec<VertexId>,
     writes: Vec<Datum>,
     reads: Vec<Datum>,
@@ -128,10 +130,13 @@ impl CouplingMesh {
     pub(super) fn new(mesh: MeshIn, coupled: &[CouplingBody], bodies: &BodySet) -> AdapterResult<Self> {
         let MeshIn { at, name: mesh_name, points: points_mesh, writes, reads } = mesh;
         let mut vertices = Vec::new();
+        let mut triangles = Vec::new();
         for c in coupled {
             if points_mesh == c.points.is_empty() {
                 continue;
             }
+            let base = vertices.len();
+            triangles.extend(c.faces.iter().map(|t| t.map(|i| base + i)));
             let pose = bodies.get(c.handle).map(|b| b.reference_pose()).unwrap_or_default();
             let origin = [Vector3::zeros()];
             let locals: &[Vector3<f64>] = if points_mesh { &c.points } else { &origin };
@@ -177,7 +182,7 @@ impl CouplingMesh {
         };
         let writes = writes.into_iter().map(|d| datum(d, WRITABLE, "write")).collect::<AdapterResult<Vec<_>>>()?;
         let reads = reads.into_iter().map(|d| datum(d, READABLE, "read")).collect::<AdapterResult<Vec<_>>>()?;
-        Ok(CouplingMesh { name: mesh_name.to_string(), vertices, ids: Vec::new(), writes, reads })
+        Ok(CouplingMesh { name: mesh_name.to_string(), vertices, triangles, ids: Vec::new(), writes, reads })
     }
 
     /// The mesh's preCICE name.
@@ -213,6 +218,11 @@ impl CouplingMesh {
         }
         self.ids = vec![0; self.vertices.len()];
         coupling.set_mesh_vertices(mesh_name, &coords, &mut self.ids)?;
+        // Faces are surface elements of a 3D mesh (a 2D mesh's elements would be its edges).
+        if dims == 3 && !self.triangles.is_empty() && coupling.requires_mesh_connectivity_for(mesh_name)? {
+            let ids: Vec<_> = self.triangles.iter().flatten().map(|&i| self.ids[i]).collect();
+            coupling.set_mesh_triangles(mesh_name, &ids)?;
+        }
         Ok(())
     }
 

@@ -141,6 +141,14 @@ impl CouplingData for NativeParticipant {
         Ok(())
     }
 
+    fn requires_mesh_connectivity_for(&self, mesh: &str) -> Result<bool> {
+        NativeParticipant::requires_mesh_connectivity_for(self, mesh)
+    }
+
+    fn set_mesh_triangles(&mut self, mesh: &str, ids: &[VertexId]) -> Result<()> {
+        self.set_mesh_elements(mesh, super::Element::Triangle, ids)
+    }
+
     fn get_mesh_vertex_size(&self, mesh: &str) -> Result<usize> {
         let m = self.mesh(mesh)?;
         if !m.provided && self.state == State::Constructed {

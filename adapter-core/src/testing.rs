@@ -222,6 +222,9 @@ impl tidelink_adapter_core::coupling::CouplingData for ScriptedCoupling {
     fn requires_mesh_connectivity_for(&self, mesh: &str) -> CouplingResult<bool> {
         Ok(self.connectivity.contains(mesh))
     }
+    fn set_mesh_edges(&mut self, _: &str, _: &[tidelink_adapter_core::coupling::VertexId]) -> CouplingResult<()> {
+        Err(tidelink_adapter_core::coupling::CouplingError::new("ScriptedCoupling keeps triangles only"))
+    }
     fn set_mesh_triangles(
         &mut self,
         mesh: &str,
@@ -231,6 +234,9 @@ impl tidelink_adapter_core::coupling::CouplingData for ScriptedCoupling {
             self.triangles.entry(mesh.to_string()).or_default().extend_from_slice(ids);
         }
         Ok(())
+    }
+    fn set_mesh_tetrahedra(&mut self, _: &str, _: &[tidelink_adapter_core::coupling::VertexId]) -> CouplingResult<()> {
+        Err(tidelink_adapter_core::coupling::CouplingError::new("ScriptedCoupling keeps triangles only"))
     }
     fn read_data(
         &mut self,

@@ -44,9 +44,15 @@ pub trait CouplingData {
     /// Whether a mapping of the run needs the elements of `mesh`: only then are the
     /// triangles given with [`set_mesh_triangles`](Self::set_mesh_triangles) kept.
     fn requires_mesh_connectivity_for(&self, mesh: &str) -> Result<bool>;
+    /// Registers edges (flat vertex ids, two per edge) on a provided mesh: the elements of a
+    /// 2D surface.
+    fn set_mesh_edges(&mut self, mesh: &str, ids: &[VertexId]) -> Result<()>;
     /// Registers triangles (flat vertex ids, three per triangle) on a provided mesh, e.g. the
     /// faces of the surface file the vertices came from.
     fn set_mesh_triangles(&mut self, mesh: &str, ids: &[VertexId]) -> Result<()>;
+    /// Registers tetrahedra (flat vertex ids, four per tetrahedron) on a provided 3D mesh:
+    /// the cells of a volume.
+    fn set_mesh_tetrahedra(&mut self, mesh: &str, ids: &[VertexId]) -> Result<()>;
     /// Samples `data` at `relative_read_time` after the participant's current time.
     fn read_data(
         &mut self,

@@ -99,8 +99,16 @@ impl CouplingData for PreciceParticipant {
         self.get()?.requires_mesh_connectivity_for(mesh).map_err(lib)
     }
 
+    fn set_mesh_edges(&mut self, mesh: &str, ids: &[VertexId]) -> Result<()> {
+        self.get_mut()?.set_mesh_edges(mesh, ids).map_err(lib)
+    }
+
     fn set_mesh_triangles(&mut self, mesh: &str, ids: &[VertexId]) -> Result<()> {
         self.get_mut()?.set_mesh_triangles(mesh, ids).map_err(lib)
+    }
+
+    fn set_mesh_tetrahedra(&mut self, mesh: &str, ids: &[VertexId]) -> Result<()> {
+        self.get_mut()?.set_mesh_tetrahedra(mesh, ids).map_err(lib)
     }
 
     fn read_data(

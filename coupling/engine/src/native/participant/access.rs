@@ -145,8 +145,16 @@ impl CouplingData for NativeParticipant {
         NativeParticipant::requires_mesh_connectivity_for(self, mesh)
     }
 
+    fn set_mesh_edges(&mut self, mesh: &str, ids: &[VertexId]) -> Result<()> {
+        self.set_mesh_elements(mesh, super::Element::Edge, ids)
+    }
+
     fn set_mesh_triangles(&mut self, mesh: &str, ids: &[VertexId]) -> Result<()> {
         self.set_mesh_elements(mesh, super::Element::Triangle, ids)
+    }
+
+    fn set_mesh_tetrahedra(&mut self, mesh: &str, ids: &[VertexId]) -> Result<()> {
+        self.set_mesh_elements(mesh, super::Element::Tetrahedron, ids)
     }
 
     fn get_mesh_vertex_size(&self, mesh: &str) -> Result<usize> {

@@ -1,6 +1,13 @@
-//! Data mapping through coupled runs (docs/design/coupling-semantics.md §7.1, §7.3): scenario A21, nearest-neighbor,
-//! with B's read-consistent mapping from A's mesh and its write-conservative mapping onto it.
+//! Data mapping through coupled runs (docs/design/coupling-semantics.md §7): scenario A21,
+//! nearest-neighbor, with B's read-consistent mapping from A's mesh and its write-conservative
+//! mapping onto it; then every method end to end (the cases of `mapping/cases.rs`): A's mesh
+//! with its elements sent to B, B mapping A's field onto its points and its forces onto A's
+//! mesh, checked against what each method guarantees — linear fields reproduced to round-off
+//! at points on A's elements where the method is exact for them, and the total force kept to
+//! round-off by every conservative mapping.
 
+#[path = "mapping/cases.rs"]
+mod cases;
 mod common;
 
 use common::*;
@@ -65,4 +72,62 @@ fn a21_nearest_neighbor_consistent_and_conservative() {
             k + 1
         );
     }
+}
+
+use cases::{cases, force, linear, play_a, play_b, xml, Case};
+use std::time::Duration;
+
+/// Runs `case` with the linear field; (T read by B, F read by A), or what failed.
+fn run(case: &Case) -> Result<(Vec<f64>, Vec<f64>), String> {
+    let tc = temp_case(&xml(case));
+    let (ca, cb) = (cfg(&tc), cfg(&tc));
+    let (a, b) = (case_clone(case), case_clone(case));
+    let (f, t) = run2(
+        move || opened(&ca, "A").and_then(|mut p| play_a(&mut p, &a, linear)).map_err(|e| format!("A: {e}")),
+        move || opened(&cb, "B").and_then(|mut p| play_b(&mut p, &b)).map_err(|e| format!("B: {e}")),
+    );
+    Ok((t?, f?))
+}
+
+/// Participant `name` of the case at `path`, with a short handshake wait.
+fn opened(path: &std::path::Path, name: &str) -> Result<NativeParticipant, CouplingError> {
+    let mut p = NativeParticipant::new(name, path)?;
+    p.set_handshake_timeout(Duration::from_secs(20));
+    Ok(p)
+}
+
+/// The cases are built again by name inside each thread (they hold no handles).
+fn case_clone(case: &Case) -> Case {
+    cases().into_iter().find(|c| c.name == case.name).expect("known case")
+}
+
+#[test]
+fn every_method_keeps_the_total_force_and_the_exact_ones_reproduce_linear_fields() {
+    let mut failures = Vec::new();
+    for case in cases() {
+        let (t, f) = match run(&case) {
+            Ok(r) => r,
+            Err(e) => {
+                failures.push(format!("{}: {e}", case.name));
+                continue;
+            }
+        };
+        if case.exact_for_linear {
+            // Round-off of a weighted sum of O(1) values (or of an RBF solve on a small, well-posed system).
+            let worst = (0..case.b.len()).map(|i| (t[i] - linear(case.b.vertex(i))).abs()).fold(0.0, f64::max);
+            if worst > 1e-9 {
+                failures.push(format!("{}: linear field off by {worst:e} at B's points", case.name));
+            }
+        }
+        let dim = case.a.dim;
+        for c in 0..dim {
+            let written: f64 = (0..case.b.len()).map(|i| force(i, c)).sum();
+            let arrived: f64 = f.iter().skip(c).step_by(dim).sum();
+            // Sums of a few dozen O(1) terms: round-off is below 1e-13 of the total.
+            if (written - arrived).abs() > 1e-12 * written.abs() {
+                failures.push(format!("{}: force component {c}: B wrote {written}, A got {arrived}", case.name));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -2,21 +2,30 @@
 //! of the closest input vertex; conservative — every input value is added to its closest
 //! output vertex (so sums are kept). Ties go to the lowest vertex id.
 
+use super::geometry::point;
 use super::Mapping;
+use rstar::primitives::GeomWithData;
+use rstar::RTree;
 use tidelink_precice_config::MappingConstraint;
 
-/// Index of the nearest vertex of `to` for each vertex of `from`.
+/// Index of the nearest vertex of `to` for each vertex of `from` (an R*-tree over `to`, so
+/// O((n + m) log m)); ties to the lowest id. Empty when `to` has no vertices.
 fn nearest_indices(from: &[f64], to: &[f64], dim: usize) -> Vec<usize> {
+    if to.is_empty() {
+        return Vec::new();
+    }
+    let tree = RTree::bulk_load(
+        to.chunks_exact(dim)
+            .enumerate()
+            .map(|(j, q)| GeomWithData::<[f64; 3], usize>::new(point(q).into(), j))
+            .collect(),
+    );
     from.chunks_exact(dim)
         .map(|p| {
-            let mut best = (f64::INFINITY, 0usize);
-            for (j, q) in to.chunks_exact(dim).enumerate() {
-                let d: f64 = p.iter().zip(q).map(|(a, b)| (a - b) * (a - b)).sum();
-                if d < best.0 {
-                    best = (d, j);
-                }
-            }
-            best.1
+            let p: [f64; 3] = point(p).into();
+            let mut near = tree.nearest_neighbor_iter_with_distance_2(&p);
+            let (first, d2) = near.next().expect("the tree has vertices");
+            near.take_while(|(_, d)| *d == d2).map(|(q, _)| q.data).fold(first.data, usize::min)
         })
         .collect()
 }
@@ -30,6 +39,8 @@ pub struct NearestNeighbor {
 }
 
 impl NearestNeighbor {
+    /// The mapping from vertices `input` to `output` (flat, `dim` per vertex); consistent
+    /// unless `constraint` is conservative. A side without vertices maps nothing (zeros).
     pub fn new(input: &[f64], output: &[f64], dim: usize, constraint: MappingConstraint) -> Self {
         let conservative = constraint == MappingConstraint::Conservative;
         let table =

@@ -27,7 +27,8 @@ pub struct Polation {
     pub distance: f64,
 }
 
-type Vertex = GeomWithData<[f64; 3], usize>;
+/// A vertex in the tree: its point and id.
+pub type Vertex = GeomWithData<[f64; 3], usize>;
 type Segment = GeomWithData<Line<[f64; 3]>, usize>;
 type Boxed = GeomWithData<Rectangle<[f64; 3]>, usize>;
 
@@ -59,6 +60,21 @@ pub fn check_elements(mesh: &MeshState, name: &str) -> Result<()> {
     c.tetrahedra.iter().enumerate().try_for_each(|(i, t)| bad("tetrahedron", i, t))
 }
 
+/// An R*-tree over vertex points (2D points with z = 0), each carrying its id.
+pub fn vertex_tree(points: impl Iterator<Item = P3>) -> RTree<Vertex> {
+    RTree::bulk_load(points.enumerate().map(|(i, p)| Vertex::new(arr(&p), i)).collect())
+}
+
+/// The nearest vertex of `tree` to `p` and its squared distance; among equally near vertices
+/// the lowest id. `None` for an empty tree.
+pub fn nearest_in(tree: &RTree<Vertex>, p: &[f64; 3]) -> Option<(usize, f64)> {
+    let first = tree.nearest_neighbor(p)?;
+    let d2 = rstar::PointDistance::distance_2(first.geom(), p);
+    // Every vertex at distance d2 (none is nearer): the lowest id among them.
+    let id = tree.locate_within_distance(*p, d2).map(|v| v.data).fold(first.data, usize::min);
+    Some((id, d2))
+}
+
 fn arr(p: &P3) -> [f64; 3] {
     [p.x, p.y, p.z]
 }
@@ -81,9 +97,7 @@ impl<'a> MeshIndex<'a> {
     }
 
     fn vertex_tree(&self) -> &RTree<Vertex> {
-        self.vertices.get_or_init(|| {
-            RTree::bulk_load(self.points.iter().enumerate().map(|(i, p)| Vertex::new(arr(p), i)).collect())
-        })
+        self.vertices.get_or_init(|| vertex_tree(self.points.iter().copied()))
     }
 
     fn edge_tree(&self) -> &RTree<Segment> {
@@ -122,10 +136,7 @@ impl<'a> MeshIndex<'a> {
     /// The nearest vertex of `p` and its squared distance; among equally near vertices the one
     /// with the lowest id. `None` for a mesh without vertices.
     pub fn nearest_vertex(&self, p: &P3) -> Option<(usize, f64)> {
-        let mut iter = self.vertex_tree().nearest_neighbor_iter_with_distance_2(&arr(p));
-        let (first, d2) = iter.next()?;
-        let id = iter.take_while(|(_, d)| *d == d2).map(|(v, _)| v.data).fold(first.data, usize::min);
-        Some((id, d2))
+        nearest_in(self.vertex_tree(), &arr(p))
     }
 
     /// The nearest vertex as an interpolation (weight one).

@@ -117,3 +117,63 @@ fn constraint_name(c: MappingConstraint) -> &'static str {
         MappingConstraint::ScaledConsistentVolume => "scaled-consistent-volume",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::test_meshes::*;
+    use super::*;
+    use tidelink_precice_config::diagnostics::Location;
+    use tidelink_precice_config::{MappingDirection, RbfOptions};
+
+    fn decl(method: MappingMethod, constraint: MappingConstraint) -> MappingDecl {
+        MappingDecl {
+            method,
+            direction: MappingDirection::Read,
+            from: "Solid".into(),
+            to: "Fluid".into(),
+            constraint,
+            basis_functions: vec![],
+            rbf: RbfOptions::default(),
+            loc: Location::new("c.xml", 7),
+        }
+    }
+
+    #[test]
+    fn each_method_takes_the_scaled_constraints_libprecice_allows() {
+        use MappingConstraint::*;
+        let from = grid_surface(4, 4, |x, y| [x, y, 0.0]);
+        let to = grid_surface(3, 5, |x, y| [x, y, 0.0]);
+        let err = build(&decl(MappingMethod::NearestProjection, ScaledConsistentVolume), &from, &to).err().unwrap();
+        let msg = err.to_string();
+        assert!(
+            msg.contains("c.xml:7")
+                && msg.contains("mapping:nearest-projection does not take constraint \"scaled-consistent-volume\""),
+            "{msg}"
+        );
+        let err =
+            build(&decl(MappingMethod::LinearCellInterpolation, ScaledConsistentSurface), &from, &to).err().unwrap();
+        assert!(err.to_string().contains("use scaled-consistent-volume"), "{err}");
+        // Nearest-neighbor with the surface integral kept: ∫ of a constant over the same unit
+        // square is the same on both meshes, so the scaled output is the constant again.
+        let m = build(&decl(MappingMethod::NearestNeighbor, ScaledConsistentSurface), &from, &to).unwrap();
+        assert_close(&m.map(&[2.0; 16], 1), &[2.0; 15], 1e-14);
+        // Volume on 3D surface meshes: no tetrahedra, a clear error.
+        let err = build(&decl(MappingMethod::NearestNeighbor, ScaledConsistentVolume), &from, &to).err().unwrap();
+        assert!(err.to_string().contains("tetrahedra"), "{err}");
+        for c in [Consistent, Conservative, ScaledConsistentSurface] {
+            assert!(build(&decl(MappingMethod::NearestProjection, c), &from, &to).is_ok(), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn nearest_neighbor_refuses_an_empty_searched_mesh() {
+        let err = build(
+            &decl(MappingMethod::NearestNeighbor, MappingConstraint::Consistent),
+            &points(2, &[]),
+            &points(2, &[0.0, 0.0]),
+        )
+        .err()
+        .unwrap();
+        assert!(err.to_string().contains("mesh \"Solid\" has no vertices"), "{err}");
+    }
+}

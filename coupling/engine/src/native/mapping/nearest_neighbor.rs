@@ -3,9 +3,8 @@
 //! output vertex (so sums are kept). Ties go to the lowest vertex id.
 
 use super::geometry::point;
+use super::index::{nearest_in, vertex_tree};
 use super::Mapping;
-use rstar::primitives::GeomWithData;
-use rstar::RTree;
 use tidelink_precice_config::MappingConstraint;
 
 /// Index of the nearest vertex of `to` for each vertex of `from` (an R*-tree over `to`, so
@@ -14,20 +13,8 @@ fn nearest_indices(from: &[f64], to: &[f64], dim: usize) -> Vec<usize> {
     if to.is_empty() {
         return Vec::new();
     }
-    let tree = RTree::bulk_load(
-        to.chunks_exact(dim)
-            .enumerate()
-            .map(|(j, q)| GeomWithData::<[f64; 3], usize>::new(point(q).into(), j))
-            .collect(),
-    );
-    from.chunks_exact(dim)
-        .map(|p| {
-            let p: [f64; 3] = point(p).into();
-            let mut near = tree.nearest_neighbor_iter_with_distance_2(&p);
-            let (first, d2) = near.next().expect("the tree has vertices");
-            near.take_while(|(_, d)| *d == d2).map(|(q, _)| q.data).fold(first.data, usize::min)
-        })
-        .collect()
+    let tree = vertex_tree(to.chunks_exact(dim).map(point));
+    from.chunks_exact(dim).filter_map(|p| nearest_in(&tree, &point(p).into()).map(|(id, _)| id)).collect()
 }
 
 /// A nearest-neighbor mapping with its precomputed neighbor table.
@@ -90,5 +77,41 @@ mod tests {
         let m = NearestNeighbor::new(&input, &output, 2, MappingConstraint::Conservative);
         let v = m.map(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], 2);
         assert_eq!(v, vec![4.0, 6.0, 5.0, 6.0]);
+    }
+
+    /// Points of the unit cube from a fixed linear congruential sequence.
+    fn cloud(n: usize, seed: u64) -> Vec<f64> {
+        let mut x = seed;
+        (0..3 * n)
+            .map(|_| {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (x >> 11) as f64 / (1u64 << 53) as f64
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_index_finds_what_a_full_search_finds() {
+        let (input, output) = (cloud(2000, 1), cloud(300, 2));
+        let table = nearest_indices(&output, &input, 3);
+        for (j, p) in output.chunks_exact(3).enumerate() {
+            let d = |i: usize| (0..3).map(|k| (input[3 * i + k] - p[k]).powi(2)).sum::<f64>();
+            let best = (0..2000).fold(0, |b, i| if d(i) < d(b) { i } else { b });
+            assert_eq!(table[j], best);
+        }
+    }
+
+    /// Run in release: `cargo test --release -p tidelink-coupling --lib hundred_thousand -- --ignored`.
+    #[test]
+    #[ignore = "a timing, meaningful in release builds only"]
+    fn hundred_thousand_vertices_each_way_in_well_under_a_second() {
+        let (input, output) = (cloud(100_000, 3), cloud(100_000, 4));
+        let start = std::time::Instant::now();
+        let m = NearestNeighbor::new(&input, &output, 3, MappingConstraint::Consistent);
+        let built = start.elapsed();
+        let out = m.map(&vec![1.0; 100_000], 1);
+        eprintln!("nearest-neighbor 1e5 x 1e5: built in {built:?}, mapped in {:?}", start.elapsed() - built);
+        assert_eq!(out.len(), 100_000);
+        assert!(built.as_secs_f64() < 0.5, "{built:?}");
     }
 }

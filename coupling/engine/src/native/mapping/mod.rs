@@ -6,6 +6,7 @@
 //! the consistent operator built in the opposite direction (so sums are kept).
 
 mod nearest_neighbor;
+pub mod rbf;
 
 pub use nearest_neighbor::NearestNeighbor;
 
@@ -26,6 +27,7 @@ pub fn build(decl: &MappingDecl, from: &MeshState, to: &MeshState) -> Result<Box
         MappingMethod::NearestNeighbor if plain(decl.constraint) => {
             Ok(Box::new(NearestNeighbor::new(&from.coords, &to.coords, from.dim, decl.constraint)))
         }
+        _ if decl.method.is_rbf() => rbf::build(decl, from, to),
         _ => Err(CouplingError::config(format!(
             "{}: mapping:{} with constraint {:?} is not supported by the native engine",
             decl.loc,

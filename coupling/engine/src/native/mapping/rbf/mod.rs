@@ -13,7 +13,6 @@ mod global;
 mod index;
 mod iterative;
 mod krylov;
-mod operator;
 mod pum;
 mod sparse;
 mod system;

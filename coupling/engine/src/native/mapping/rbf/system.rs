@@ -1,6 +1,7 @@
-//! The dense RBF interpolation problem on one set of centres, shared by `rbf-global-direct` and
-//! every cluster of `rbf-pum-direct`: it yields the consistent operator `M` (outputs = `M` ·
-//! inputs) once, so that mapping a sample is a matrix product.
+//! The dense RBF interpolation problem on one set of centres: its factorisations, the
+//! polynomial's matrices, and the consistent operator `M` (outputs = `M` · inputs) that every
+//! cluster of `rbf-pum-direct` stores (`rbf-global-direct` applies the same `M` without
+//! forming it).
 //!
 //! With centres `x`, evaluation points `y`, `C = φ(|xᵢ - xⱼ|)`, `A = φ(|yₖ - xⱼ|)`, and the
 //! linear polynomial `Q = [1 x]` on the centres, `V = [1 y]` on the evaluation points:
@@ -13,7 +14,7 @@
 //! sum to one) and its transpose keeps sums and first moments.
 
 use super::basis::Basis;
-use nalgebra::{Cholesky, ColPivQR, DMatrix};
+use nalgebra::{Cholesky, ColPivQR, DMatrix, LU};
 use tidelink_precice_config::Polynomial;
 
 /// Points stored as three coordinates (z = 0 in 2D), flat per point.
@@ -34,8 +35,19 @@ pub struct Singular;
 pub enum Factor {
     /// For strictly positive definite bases without integrated polynomial.
     Cholesky(Cholesky<f64, nalgebra::Dyn>),
-    /// For the others and for the saddle system of `polynomial="on"`.
+    /// For the others and for the saddle system of `polynomial="on"` (small systems).
     Qr(ColPivQR<f64, nalgebra::Dyn, nalgebra::Dyn>),
+    /// As `Qr`, for the large global systems (partial pivoting, half the cost of QR).
+    Lu(LU<f64, nalgebra::Dyn, nalgebra::Dyn>),
+}
+
+/// Whether the pivots `d` (magnitudes) show a rank-deficient matrix of order `n`: the smallest
+/// below `n · ε` times the largest (or any NaN).
+fn deficient(d: &[f64], n: usize) -> bool {
+    let tol = n.max(1) as f64 * f64::EPSILON;
+    let max = d.iter().cloned().fold(0.0f64, f64::max);
+    let min = d.iter().cloned().fold(f64::INFINITY, f64::min);
+    n > 0 && (d.iter().any(|v| v.is_nan()) || min <= tol * max)
 }
 
 impl Factor {
@@ -56,15 +68,27 @@ impl Factor {
             Ok(Factor::Cholesky(ch))
         } else {
             let qr = ColPivQR::new(k);
-            let r = qr.r();
-            let d: Vec<f64> = r.diagonal().iter().map(|v| v.abs()).collect();
-            let max = d.iter().cloned().fold(0.0f64, f64::max);
-            let min = d.iter().cloned().fold(f64::INFINITY, f64::min);
-            if n > 0 && (min.is_nan() || d.iter().any(|v| v.is_nan()) || min <= tol * max) {
+            let d: Vec<f64> = qr.r().diagonal().iter().map(|v| v.abs()).collect();
+            if deficient(&d, n) {
                 return Err(Singular);
             }
             Ok(Factor::Qr(qr))
         }
+    }
+
+    /// Factorises a large `k` (Cholesky if `spd`, else LU with partial pivoting), with the
+    /// same rank check as [`Factor::new`].
+    pub fn new_large(k: DMatrix<f64>, spd: bool) -> Result<Factor, Singular> {
+        if spd {
+            return Factor::new(k, true);
+        }
+        let n = k.nrows();
+        let lu = k.lu();
+        let d: Vec<f64> = lu.u().diagonal().iter().map(|v| v.abs()).collect();
+        if deficient(&d, n) {
+            return Err(Singular);
+        }
+        Ok(Factor::Lu(lu))
     }
 
     /// `K⁻¹ b`.
@@ -73,6 +97,7 @@ impl Factor {
             Factor::Cholesky(c) => c.solve(b),
             // The rank was checked at construction, so the solve succeeds.
             Factor::Qr(q) => q.solve(b).unwrap_or_else(|| DMatrix::zeros(b.nrows(), b.ncols())),
+            Factor::Lu(l) => l.solve(b).unwrap_or_else(|| DMatrix::zeros(b.nrows(), b.ncols())),
         }
     }
 }

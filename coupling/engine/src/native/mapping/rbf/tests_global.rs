@@ -154,3 +154,16 @@ fn a_flat_mesh_drops_the_polynomial_axis_it_cannot_determine() {
     let e = max_diff(&m.map(&sample(&a, linear), 1), &sample(&b, linear));
     assert!(e < 1e-9, "{e}");
 }
+
+#[test]
+fn the_direction_does_not_change_the_operator() {
+    // read and write only decide which participant computes the mapping.
+    let (a, b) = (grid(3, 4, 0.0, 0.1), grid(3, 3, 0.1, 0.1));
+    let x = sample(&a, |p| p[0] * p[1] + p[2]);
+    for method in [M::RbfGlobalDirect, M::RbfGlobalIterative, M::RbfPumDirect, M::Rbf] {
+        let mut d = decl(method, C::Consistent, bf("compact-polynomial-c4", None, Some(0.9)), P::Separate);
+        let read = super::build(&d, &a, &b).unwrap().map(&x, 1);
+        d.direction = tidelink_precice_config::MappingDirection::Write;
+        assert_eq!(super::build(&d, &a, &b).unwrap().map(&x, 1), read);
+    }
+}

@@ -17,6 +17,9 @@ use nalgebra::DMatrix;
 /// Total operator entries over all clusters beyond which construction is refused (4 GB).
 const MAX_ENTRIES: usize = 500_000_000;
 
+/// Largest cluster (its dense system: 3.2 GB at this size).
+const MAX_CLUSTER_INPUTS: usize = 20_000;
+
 /// Outputs are taken strictly inside the radius by this margin, so a vertex on a cluster's rim
 /// (weight zero) does not join it.
 const RIM: f64 = 1e-14;
@@ -83,6 +86,15 @@ pub fn build_pum(s: &Setup, src: &[Point], dst: &[Point], p: PumParams) -> Resul
         let outputs = out_index.within(c, radius - RIM);
         if inputs.is_empty() || outputs.is_empty() {
             continue;
+        }
+        // The local system (inputs²) is assembled too, one cluster at a time.
+        if inputs.len() > MAX_CLUSTER_INPUTS {
+            return Err(CouplingError::config(format!(
+                "{}: a cluster of the partition of unity holds {} input vertices (at most \
+                 {MAX_CLUSTER_INPUTS}); lower vertices-per-cluster.",
+                s.what,
+                inputs.len()
+            )));
         }
         entries = entries.saturating_add(inputs.len() * outputs.len());
         if entries > MAX_ENTRIES {

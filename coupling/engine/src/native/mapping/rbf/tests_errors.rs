@@ -71,3 +71,14 @@ fn empty_meshes_map_to_zeros() {
         assert!(super::build(&d, &a, &e).unwrap().map(&[1.0; 16], 1).is_empty());
     }
 }
+
+#[test]
+fn a_partition_of_unity_with_huge_clusters_is_refused_before_assembly() {
+    // 30 000 inputs with vertices-per-cluster 100 000: a single cluster of 30 000 vertices
+    // would need a 7 GB dense system; refused before it is allocated.
+    let a = mesh(2, (0..30_000).flat_map(|i| [(i % 200) as f64, (i / 200) as f64]).collect());
+    let b = grid(2, 3, 0.0, 0.0);
+    let mut d = decl(M::RbfPumDirect, C::Consistent, bf("thin-plate-splines", None, None), P::Separate);
+    d.rbf.vertices_per_cluster = 100_000;
+    assert!(err(&d, &a, &b).contains("lower vertices-per-cluster"));
+}

@@ -38,7 +38,8 @@ pub(crate) fn findings(cfg: &PreciceConfig, name: &str) -> Diagnostics {
         );
     }
     for m in &me.mappings {
-        if let Some(why) = super::mapping::unsupported(m) {
+        let dim = cfg.mesh(&m.from).or_else(|| cfg.mesh(&m.to)).map_or(3, |d| d.dimensions);
+        if let Some(why) = super::mapping::unsupported(m, dim) {
             d.error(m.loc.clone(), why);
         } else if m.from.is_empty() || m.to.is_empty() {
             d.error(
@@ -157,13 +158,13 @@ mod tests {
 
     #[test]
     fn every_refused_feature_is_an_error_at_its_tag_and_a_run_refuses_them_all() {
-        let rbf = r#"<mapping:rbf-global-direct direction="read" from="MA" to="MB" constraint="consistent"><basis-function:thin-plate-splines/></mapping:rbf-global-direct>"#;
+        let rbf = r#"<mapping:rbf-global-direct direction="read" from="MA" to="MB" constraint="consistent"><basis-function:thin-plate-splines/><executor:cuda/></mapping:rbf-global-direct>"#;
         let action = r#"<action:multiply-by-area timing="read-mapping-post" mesh="MB"><target-data name="T"/></action:multiply-by-area>"#;
         let cfg = config("", "", rbf, action, "m2n:mpi");
         let found = lines(&cfg, "B");
         let expected = [
-            "c.xml:18: error: mapping:rbf-global-direct is not supported by the native engine yet; use \
-             mapping:nearest-neighbor, or run with the precice backend.",
+            "c.xml:18: error: <mapping:rbf-global-direct> from mesh \"MA\" to mesh \"MB\": <executor:cuda> is not \
+             available in the native engine, which maps on the CPU. Remove the executor tag or use <executor:cpu/>.",
             "c.xml:19: error: action:multiply-by-area is not supported by the native engine: it would leave the data \
              of mesh \"MB\" unchanged. Remove the action, or run with the precice backend.",
             "c.xml:21: error: m2n:mpi can only be used if preCICE was compiled with MPI support enabled. Either switch \

@@ -16,6 +16,7 @@ mod scaled;
 #[cfg(test)]
 mod test_meshes;
 mod weights;
+pub mod rbf;
 
 pub use integrate::Measure;
 pub use nearest_neighbor::NearestNeighbor;
@@ -31,15 +32,29 @@ pub trait Mapping: Send {
     fn map(&self, input: &[f64], components: usize) -> Vec<f64>;
 }
 
-/// Why the native engine cannot run `decl`, when it cannot (checked on the configuration,
-/// before anything connects, so that `tidelink check` reports it).
-pub fn unsupported(decl: &MappingDecl) -> Option<String> {
-    match decl.method {
-        MappingMethod::NearestNeighbor if plain(decl.constraint) => None,
-        _ => Some(format!(
-            "mapping:{} is not supported by the native engine yet; use mapping:nearest-neighbor, or run with the \
-             precice backend.",
-            decl.method.tag()
+/// Why the native engine cannot run `decl` between meshes of dimension `dim`, when it cannot
+/// (checked on the configuration, before anything connects, so that `tidelink check` reports
+/// it with the words a run would stop on).
+pub fn unsupported(decl: &MappingDecl, dim: usize) -> Option<String> {
+    use MappingConstraint::{ScaledConsistentSurface as Surface, ScaledConsistentVolume as Volume};
+    match (&decl.method, decl.constraint) {
+        (MappingMethod::NearestNeighbor, _) => None,
+        (MappingMethod::NearestProjection, Volume) => Some(format!(
+            "mapping:nearest-projection does not take constraint \"{}\": nearest projection maps surfaces; use \
+             scaled-consistent-surface.",
+            constraint_name(Volume)
+        )),
+        (MappingMethod::LinearCellInterpolation, Surface) => Some(format!(
+            "mapping:linear-cell-interpolation does not take constraint \"{}\": linear cell interpolation maps \
+             volumes; use scaled-consistent-volume.",
+            constraint_name(Surface)
+        )),
+        (MappingMethod::NearestProjection | MappingMethod::LinearCellInterpolation, _) => None,
+        (m, _) if m.is_rbf() => rbf::check(decl, dim),
+        (m, _) => Some(format!(
+            "mapping:{} is not supported by the native engine; use mapping:nearest-neighbor (or another method it \
+             runs: nearest-projection, linear-cell-interpolation, the RBF methods), or run with the precice backend.",
+            m.tag()
         )),
     }
 }
@@ -78,6 +93,7 @@ pub fn build(decl: &MappingDecl, from: &MeshState, to: &MeshState) -> Result<Box
                 Ok(Box::new(linear_cell::build(from, to, names, conservative)?))
             })
         }
+        _ if decl.method.is_rbf() => rbf::build(decl, from, to),
         _ => Err(CouplingError::config(format!(
             "{}: mapping:{} with constraint {:?} is not supported by the native engine",
             decl.loc,

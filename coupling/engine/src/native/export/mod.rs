@@ -1,0 +1,321 @@
+//! `<export:vtu|vtp|vtk|csv>`: every mesh the participant uses (provided and received) written
+//! with its elements and the latest sample of each of its data, for ParaView, at the moments
+//! libprecice writes them:
+//!
+//! * `init` at `initialize`, `dt<k>` after the advance that completes window k when k is a
+//!   multiple of `every-n-time-windows`; a value below 1 turns both off;
+//! * with `every-iteration="true"` instead `it<m>` after every advance that reaches the end of a
+//!   window, converged or not, m counting every `advance` call (sub-steps included);
+//! * the `.series` file (VTK formats) after the advance that ends the coupling, or after every
+//!   completed window with `update-series="true"` (with `every-iteration` only at `initialize`,
+//!   as libprecice does).
+//!
+//! Files are named `<Mesh>-<Participant>.<index>.<ext>` in `directory` (relative to the
+//! participant's output directory, the working directory by default; created when missing).
+//! Each file is written under a temporary name in the same directory and renamed, so a run that
+//! is killed leaves only complete files.
+
+mod csv;
+mod series;
+mod vtk;
+mod vtp;
+mod vtu;
+mod xml;
+
+use super::data::{DataKey, DataStore};
+use super::mesh::Connectivity;
+use crate::{CouplingError, Result};
+use std::path::{Path, PathBuf};
+use tidelink_precice_config::{ExportDecl, PreciceConfig};
+
+/// One mesh at one moment, as the writers see it.
+pub(crate) struct Snapshot<'a> {
+    pub dim: usize,
+    /// Flat coordinates, `dim` per vertex.
+    pub coords: &'a [f64],
+    pub cells: &'a Connectivity,
+    /// The data with samples, in `use-data` order.
+    pub fields: Vec<Field<'a>>,
+}
+
+/// One datum's latest sample.
+pub(crate) struct Field<'a> {
+    pub name: &'a str,
+    pub components: usize,
+    /// `components` per vertex.
+    pub values: &'a [f64],
+}
+
+impl Snapshot<'_> {
+    fn vertex_count(&self) -> usize {
+        self.coords.len() / self.dim
+    }
+    fn vertex(&self, v: usize) -> &[f64] {
+        &self.coords[v * self.dim..(v + 1) * self.dim]
+    }
+}
+
+/// The four file formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Vtu,
+    Vtp,
+    Vtk,
+    Csv,
+}
+
+impl Format {
+    fn of(tag: &str) -> Option<Format> {
+        Some(match tag {
+            "vtu" => Format::Vtu,
+            "vtp" => Format::Vtp,
+            "vtk" => Format::Vtk,
+            "csv" => Format::Csv,
+            _ => return None,
+        })
+    }
+    fn extension(self) -> &'static str {
+        match self {
+            Format::Vtu => "vtu",
+            Format::Vtp => "vtp",
+            Format::Vtk => "vtk",
+            Format::Csv => "csv",
+        }
+    }
+    fn render(self, s: &Snapshot) -> String {
+        match self {
+            Format::Vtu => vtu::render(s),
+            Format::Vtp => vtp::render(s),
+            Format::Vtk => vtk::render(s),
+            Format::Csv => csv::render(s),
+        }
+    }
+}
+
+/// One `<export>` tag applied to one mesh.
+struct Exporter {
+    format: Format,
+    dir: PathBuf,
+    mesh: String,
+    participant: String,
+    every_n: i64,
+    every_iteration: bool,
+    update_series: bool,
+    /// The mesh's data in `use-data` order, with their components.
+    data: Vec<(DataKey, usize)>,
+    /// Files written so far with their times, for the series file (not kept for CSV).
+    records: Vec<(String, f64)>,
+}
+
+impl Exporter {
+    /// Writes the file of `index` (`init`, `dt3`, `it7`) at time `t`.
+    fn export(&mut self, index: &str, t: f64, store: &DataStore) -> Result<()> {
+        let mesh = &store.meshes[&self.mesh];
+        let n = mesh.vertex_count();
+        let fields = self
+            .data
+            .iter()
+            .filter_map(|(key, c)| {
+                let (_, values) = store.data.get(key)?.waveform.last()?;
+                (values.len() == n * c).then_some(Field { name: &key.data, components: *c, values })
+            })
+            .collect();
+        let snapshot = Snapshot { dim: mesh.dim, coords: &mesh.coords, cells: &mesh.connectivity, fields };
+        let name = format!("{}-{}.{index}.{}", self.mesh, self.participant, self.format.extension());
+        write_complete(&self.dir, &name, &self.format.render(&snapshot))?;
+        if self.format != Format::Csv {
+            self.records.push((name, t));
+        }
+        Ok(())
+    }
+
+    fn write_series(&self) -> Result<()> {
+        let Some(json) = series::render(&self.records) else { return Ok(()) };
+        let name = format!("{}-{}.{}.series", self.mesh, self.participant, self.format.extension());
+        write_complete(&self.dir, &name, &json)
+    }
+}
+
+/// Every exporter of a participant, with the counts that name the files.
+#[derive(Default)]
+pub(crate) struct Exports {
+    exporters: Vec<Exporter>,
+    /// `advance` calls so far.
+    advances: u64,
+    /// Completed time windows so far.
+    windows: u64,
+}
+
+impl Exports {
+    /// One exporter per `<export>` of `participant` and mesh it uses (provided meshes first),
+    /// writing under `out_dir`.
+    pub fn new(participant: &str, cfg: &PreciceConfig, out_dir: &Path) -> Result<Exports> {
+        let Some(me) = cfg.participant(participant) else { return Ok(Exports::default()) };
+        let meshes: Vec<&str> = me
+            .provide_meshes
+            .iter()
+            .map(|m| m.name.as_str())
+            .chain(me.receive_meshes.iter().map(|m| m.name.as_str()))
+            .collect();
+        let mut exporters = Vec::new();
+        for e in &me.exports {
+            let format = format_of(e)?;
+            if e.every_iteration && e.every_n_time_windows > 1 {
+                log::warn!(
+                    "Participant {participant} defines an exporter of type {} which exports every iteration. This \
+                     overrides the every-n-time-window value you provided.",
+                    e.format
+                );
+            }
+            for mesh in &meshes {
+                let uses = cfg.mesh(mesh).map(|m| m.use_data.clone()).unwrap_or_default();
+                exporters.push(Exporter {
+                    format,
+                    dir: out_dir.join(&e.directory),
+                    mesh: mesh.to_string(),
+                    participant: participant.to_string(),
+                    every_n: e.every_n_time_windows,
+                    every_iteration: e.every_iteration,
+                    update_series: e.update_series,
+                    data: uses
+                        .iter()
+                        .map(|u| (DataKey::new(*mesh, u), cfg.data_dimensions(mesh, u).unwrap_or(1)))
+                        .collect(),
+                    records: Vec::new(),
+                });
+            }
+        }
+        Ok(Exports { exporters, advances: 0, windows: 0 })
+    }
+
+    /// At the end of `initialize`: the `init` files (and series with `update-series`).
+    pub fn initial(&mut self, store: &DataStore) -> Result<()> {
+        for x in self.exporters.iter_mut().filter(|x| x.every_n >= 1) {
+            x.export("init", 0.0, store)?;
+            if x.update_series {
+                x.write_series()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// After every `advance`: whether it reached a window end, completed the window, ended the
+    /// coupling, and the participant's time after it.
+    pub fn advanced(&mut self, window_end: bool, complete: bool, last: bool, t: f64, store: &DataStore) -> Result<()> {
+        self.advances += 1;
+        if !window_end {
+            return Ok(());
+        }
+        if complete {
+            self.windows += 1;
+        }
+        for x in &mut self.exporters {
+            if x.every_iteration {
+                x.export(&format!("it{}", self.advances), t, store)?;
+                continue;
+            }
+            if complete && x.every_n >= 1 && self.windows % x.every_n as u64 == 0 {
+                x.export(&format!("dt{}", self.windows), t, store)?;
+            }
+            if last || (complete && x.update_series) {
+                x.write_series()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn format_of(e: &ExportDecl) -> Result<Format> {
+    Format::of(&e.format).ok_or_else(|| {
+        CouplingError::config(format!(
+            "{}: export:{} is not a format the native engine writes; use export:vtu, export:vtp, export:vtk or export:csv.",
+            e.loc, e.format
+        ))
+    })
+}
+
+/// Writes `text` to `dir/name` whole: under a temporary name in `dir` first, then renamed over
+/// `name`, so that readers and a killed run only ever see complete files. Creates `dir`.
+fn write_complete(dir: &Path, name: &str, text: &str) -> Result<()> {
+    let fail = |what: &str, path: &Path, e: std::io::Error| {
+        CouplingError::io(format!("export: cannot {what} \"{}\": {e}", path.display()))
+    };
+    std::fs::create_dir_all(dir).map_err(|e| fail("create the directory", dir, e))?;
+    let target = dir.join(name);
+    let temporary = dir.join(format!(".{name}.writing"));
+    if let Err(e) = std::fs::write(&temporary, text) {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(fail("write", &temporary, e));
+    }
+    std::fs::rename(&temporary, &target).map_err(|e| {
+        let _ = std::fs::remove_file(&temporary);
+        fail("rename the finished file to", &target, e)
+    })
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+
+    /// A mesh with data, owned, for the writers' tests.
+    pub struct Owned {
+        dim: usize,
+        coords: Vec<f64>,
+        cells: Connectivity,
+        data: Vec<(&'static str, usize, Vec<f64>)>,
+    }
+
+    impl Owned {
+        pub fn snapshot(&self) -> Snapshot<'_> {
+            let fields = self
+                .data
+                .iter()
+                .map(|(name, components, v)| Field { name, components: *components, values: v })
+                .collect();
+            Snapshot { dim: self.dim, coords: &self.coords, cells: &self.cells, fields }
+        }
+    }
+
+    /// 2D: three vertices, two edges and the triangle they span; a scalar T and a vector F.
+    pub fn flap() -> Owned {
+        Owned {
+            dim: 2,
+            coords: vec![0.0, 0.0, 1.0, 0.0, 1.0, 0.5],
+            cells: Connectivity { edges: vec![[0, 1], [1, 2]], triangles: vec![[0, 1, 2]], tetrahedra: vec![] },
+            data: vec![("T", 1, vec![1.0, 2.0, -0.25]), ("F", 2, vec![1.0, 0.0, 0.0, 1.0, 1.5, -1.0])],
+        }
+    }
+
+    /// 3D: the unit tetrahedron, one of its faces and one of its edges; a vector V.
+    pub fn tetra() -> Owned {
+        Owned {
+            dim: 3,
+            coords: vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],
+            cells: Connectivity { edges: vec![[0, 3]], triangles: vec![[0, 1, 2]], tetrahedra: vec![[0, 1, 2, 3]] },
+            data: vec![("V", 3, vec![1.0, 2.0, 3.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.1, 0.0, -1.0])],
+        }
+    }
+
+    #[test]
+    fn files_are_complete_under_their_name_and_nothing_else_is_left() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("new/sub");
+        write_complete(&out, "M-A.init.csv", "first").unwrap();
+        write_complete(&out, "M-A.init.csv", "second").unwrap();
+        let names: Vec<String> =
+            std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        assert_eq!(names, ["M-A.init.csv"]);
+        assert_eq!(std::fs::read_to_string(out.join("M-A.init.csv")).unwrap(), "second");
+    }
+
+    #[test]
+    fn a_directory_that_cannot_be_made_is_an_error_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let blocker = dir.path().join("file");
+        std::fs::write(&blocker, "x").unwrap();
+        let e = write_complete(&blocker.join("out"), "M.csv", "x").unwrap_err();
+        assert!(e.message.contains("cannot create the directory") && e.message.contains("file/out"), "{}", e.message);
+        // The file in the way is not ours: left as it was.
+        assert_eq!(std::fs::read_to_string(&blocker).unwrap(), "x");
+    }
+}

@@ -256,6 +256,7 @@ fn write_complete(dir: &Path, name: &str, text: &str) -> Result<()> {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     /// A mesh with data, owned, for the writers' tests.
     pub struct Owned {
@@ -293,6 +294,86 @@ pub(super) mod tests {
             coords: vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],
             cells: Connectivity { edges: vec![[0, 3]], triangles: vec![[0, 1, 2]], tetrahedra: vec![[0, 1, 2, 3]] },
             data: vec![("V", 3, vec![1.0, 2.0, 3.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.1, 0.0, -1.0])],
+        }
+    }
+
+    /// `path` as the independent readers of `tests/support/read_export.py` (meshio, the XML and
+    /// CSV parsers of Python's standard library) see it.
+    pub fn read_back(path: &Path) -> serde_json::Value {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/read_export.py");
+        let python = env!("TIDELINK_TEST_PYTHON");
+        let out = std::process::Command::new(python)
+            .arg(script)
+            .arg(path)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot start {python} ({e}): run scripts/setup.sh"));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "reading {} back failed:\n{err}", path.display());
+        serde_json::from_slice(&out.stdout).expect("the reader prints JSON")
+    }
+
+    type Cells = BTreeMap<String, Vec<Vec<usize>>>;
+
+    /// The cells a reader must find in `format`'s file of `m` (libprecice's choice per format).
+    fn expected_cells(format: Format, m: &Owned) -> Cells {
+        let c = &m.cells;
+        let edges = ("line", c.edges.iter().map(|e| e.to_vec()).collect::<Vec<_>>());
+        let tris = ("triangle", c.triangles.iter().map(|t| t.to_vec()).collect());
+        let tets = ("tetra", c.tetrahedra.iter().map(|t| t.to_vec()).collect());
+        let kinds = match format {
+            Format::Vtk if m.dim == 2 => vec![edges],
+            Format::Vtp => vec![edges, tris],
+            _ => vec![edges, tris, tets],
+        };
+        kinds.into_iter().filter(|(_, v)| !v.is_empty()).map(|(k, v)| (k.to_string(), v)).collect()
+    }
+
+    fn floats(v: &serde_json::Value) -> Vec<Vec<f64>> {
+        let rows = v.as_array().expect("an array of rows");
+        rows.iter().map(|r| r.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()).collect()
+    }
+
+    #[test]
+    #[cfg_attr(
+        not(tidelink_meshio),
+        ignore = "needs meshio in the project's Python environment (.venv, scripts/setup.sh)"
+    )]
+    fn independent_readers_find_the_points_cells_and_data_written() {
+        let dir = tempfile::tempdir().unwrap();
+        for m in [flap(), tetra()] {
+            // The fixtures' numbers have at most six significant digits: every format keeps them
+            // exactly, so the comparisons are exact.
+            let points: Vec<Vec<f64>> =
+                m.coords.chunks(m.dim).map(|x| (0..3).map(|k| x.get(k).copied().unwrap_or(0.0)).collect()).collect();
+            for format in [Format::Vtu, Format::Vtp, Format::Vtk] {
+                let path = dir.path().join(format!("m{}.{}", m.dim, format.extension()));
+                std::fs::write(&path, format.render(&m.snapshot())).unwrap();
+                let got = read_back(&path);
+                let what = path.display();
+                assert_eq!(floats(&got["points"]), points, "{what}: points");
+                let cells: Cells = serde_json::from_value(got["cells"].clone()).unwrap();
+                assert_eq!(cells, expected_cells(format, &m), "{what}: cells");
+                let data = &got["point_data"];
+                assert_eq!(floats(&data["Rank"]), vec![vec![0.0]; points.len()], "{what}: Rank");
+                for (name, c, values) in &m.data {
+                    let padded: Vec<Vec<f64>> =
+                        values.chunks(*c).map(|v| if *c == 2 { vec![v[0], v[1], 0.0] } else { v.to_vec() }).collect();
+                    assert_eq!(floats(&data[name]), padded, "{what}: {name}");
+                }
+            }
+            let path = dir.path().join(format!("m{}.csv", m.dim));
+            std::fs::write(&path, Format::Csv.render(&m.snapshot())).unwrap();
+            let got = read_back(&path);
+            let rows = floats(&got["rows"]);
+            for (v, row) in rows.iter().enumerate() {
+                let mut want: Vec<f64> = m.coords[v * m.dim..(v + 1) * m.dim].to_vec();
+                want.push(0.0);
+                for (_, c, values) in &m.data {
+                    want.extend_from_slice(&values[v * c..(v + 1) * c]);
+                }
+                assert_eq!(row, &want, "csv row {v}");
+            }
+            assert_eq!(rows.len(), points.len());
         }
     }
 

@@ -109,17 +109,16 @@ struct Exporter {
 
 impl Exporter {
     /// Writes the file of `index` (`init`, `dt3`, `it7`) at time `t`.
-    fn export(&mut self, index: &str, t: f64, store: &DataStore) -> Result<()> {
+    fn export(&mut self, index: &str, t: f64, store: &mut DataStore) -> Result<()> {
+        let n = store.meshes[&self.mesh].vertex_count();
+        let mut latest = Vec::new();
+        for (key, c) in &self.data {
+            if let Some(values) = store.latest(key)?.filter(|v| v.len() == n * c) {
+                latest.push((key, *c, values));
+            }
+        }
         let mesh = &store.meshes[&self.mesh];
-        let n = mesh.vertex_count();
-        let fields = self
-            .data
-            .iter()
-            .filter_map(|(key, c)| {
-                let (_, values) = store.data.get(key)?.waveform.last()?;
-                (values.len() == n * c).then_some(Field { name: &key.data, components: *c, values })
-            })
-            .collect();
+        let fields = latest.iter().map(|(key, c, values)| Field { name: &key.data, components: *c, values }).collect();
         let snapshot = Snapshot { dim: mesh.dim, coords: &mesh.coords, cells: &mesh.connectivity, fields };
         let name = format!("{}-{}.{index}.{}", self.mesh, self.participant, self.format.extension());
         write_complete(&self.dir, &name, &self.format.render(&snapshot))?;
@@ -189,7 +188,7 @@ impl Exports {
     }
 
     /// At the end of `initialize`: the `init` files (and series with `update-series`).
-    pub fn initial(&mut self, store: &DataStore) -> Result<()> {
+    pub fn initial(&mut self, store: &mut DataStore) -> Result<()> {
         for x in self.exporters.iter_mut().filter(|x| x.every_n >= 1) {
             x.export("init", 0.0, store)?;
             if x.update_series {
@@ -201,7 +200,14 @@ impl Exports {
 
     /// After every `advance`: whether it reached a window end, completed the window, ended the
     /// coupling, and the participant's time after it.
-    pub fn advanced(&mut self, window_end: bool, complete: bool, last: bool, t: f64, store: &DataStore) -> Result<()> {
+    pub fn advanced(
+        &mut self,
+        window_end: bool,
+        complete: bool,
+        last: bool,
+        t: f64,
+        store: &mut DataStore,
+    ) -> Result<()> {
         self.advances += 1;
         if !window_end {
             return Ok(());
@@ -214,7 +220,7 @@ impl Exports {
                 x.export(&format!("it{}", self.advances), t, store)?;
                 continue;
             }
-            if complete && x.every_n >= 1 && self.windows % x.every_n as u64 == 0 {
+            if complete && x.every_n >= 1 && self.windows.is_multiple_of(x.every_n as u64) {
                 x.export(&format!("dt{}", self.windows), t, store)?;
             }
             if last || (complete && x.update_series) {
@@ -375,6 +381,83 @@ pub(super) mod tests {
             }
             assert_eq!(rows.len(), points.len());
         }
+    }
+
+    /// An exporter of mesh "M" of participant "P" into `dir/sub`.
+    fn exporter(
+        dir: &Path,
+        sub: &str,
+        format: Format,
+        every_n: i64,
+        every_iteration: bool,
+        update_series: bool,
+    ) -> Exporter {
+        Exporter {
+            format,
+            dir: dir.join(sub),
+            mesh: "M".into(),
+            participant: "P".into(),
+            every_n,
+            every_iteration,
+            update_series,
+            data: vec![],
+            records: vec![],
+        }
+    }
+
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = match std::fs::read_dir(dir) {
+            Ok(d) => d.map(|e| e.unwrap().file_name().into_string().unwrap()).collect(),
+            Err(_) => return vec![],
+        };
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn files_follow_libprecice_s_indices_and_series_timing() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let mut store = DataStore::default();
+        let mut mesh = crate::native::mesh::MeshState::new(2, true);
+        mesh.coords = vec![0.0, 0.0];
+        store.meshes.insert("M".into(), mesh);
+        let mut x = Exports {
+            exporters: vec![
+                exporter(d, "it", Format::Vtu, 1, true, false),
+                exporter(d, "n2", Format::Vtu, 2, false, false),
+                exporter(d, "off", Format::Vtu, 0, false, true),
+                exporter(d, "up", Format::Vtk, 1, false, true),
+            ],
+            advances: 0,
+            windows: 0,
+        };
+        x.initial(&mut store).unwrap();
+        assert_eq!(listing(&d.join("up")), ["M-P.init.vtk", "M-P.vtk.series"]);
+        let series =
+            |sub: &str, ext: &str| std::fs::read_to_string(d.join(sub).join(format!("M-P.{ext}.series"))).unwrap();
+        assert!(series("up", "vtk").contains(r#"[ { "name" : "M-P.init.vtk", "time" : 0 } ]"#));
+        // Two sub-steps per window: window 1 is iterated once more, window 2 ends the coupling.
+        // (window end, complete, last, time)
+        let steps = [
+            (false, false, false, 0.5),
+            (true, false, false, 0.0),
+            (false, false, false, 0.5),
+            (true, true, false, 1.0),
+            (false, false, false, 1.5),
+            (true, true, true, 2.0),
+        ];
+        for (end, complete, last, t) in steps {
+            x.advanced(end, complete, last, t, &mut store).unwrap();
+        }
+        // every-iteration: the window-end advances by their count among all advances; no series.
+        assert_eq!(listing(&d.join("it")), ["M-P.init.vtu", "M-P.it2.vtu", "M-P.it4.vtu", "M-P.it6.vtu"]);
+        assert_eq!(listing(&d.join("n2")), ["M-P.dt2.vtu", "M-P.init.vtu", "M-P.vtu.series"]);
+        let expected = r#"{ "file-series-version" : "1.0", "files" : [ { "name" : "M-P.init.vtu", "time" : 0 }, { "name" : "M-P.dt2.vtu", "time" : 2 } ] }"#;
+        assert_eq!(series("n2", "vtu"), expected);
+        assert!(!d.join("off").exists(), "every-n-time-windows=0 writes nothing");
+        assert_eq!(listing(&d.join("up")), ["M-P.dt1.vtk", "M-P.dt2.vtk", "M-P.init.vtk", "M-P.vtk.series"]);
+        assert!(series("up", "vtk").ends_with(r#"{ "name" : "M-P.dt2.vtk", "time" : 2 } ] }"#));
     }
 
     #[test]

@@ -168,7 +168,7 @@ impl Coupling for NativeParticipant {
             self.watch_integrals.push(wi);
         }
         self.exports = Exports::new(&self.name, &self.cfg, &self.log_dir)?;
-        self.exports.initial(&self.store)?;
+        self.exports.initial(&mut self.store)?;
         self.state = State::Initialized;
         log::info!("{}: coupling initialized", self.name);
         Ok(())
@@ -243,7 +243,7 @@ impl Coupling for NativeParticipant {
             self.store.trim_write_data(start);
         }
         let (last, now) = (!self.ongoing(), self.time());
-        self.exports.advanced(window_end, self.window_complete, last, now, &self.store)?;
+        self.exports.advanced(window_end, self.window_complete, last, now, &mut self.store)?;
         Ok(())
     }
 

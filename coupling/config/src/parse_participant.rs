@@ -117,9 +117,15 @@ pub(crate) fn participant(ctx: &mut Ctx, el: &Element, cfg: &mut PreciceConfig) 
                 let ca = Attrs::new(ctx, c, &["name", "mesh", "scale-with-connectivity"]);
                 let _ = known_children(ctx, c, &[]);
                 let (n, m) = (ca.required(ctx, "name"), ca.required(ctx, "mesh"));
-                let _ = ca.required(ctx, "scale-with-connectivity");
+                let scale = ca.required(ctx, "scale-with-connectivity").is_some()
+                    && ca.bool_or(ctx, "scale-with-connectivity", false);
                 if let (Some(n), Some(m)) = (n, m) {
-                    p.watch_integrals.push(WatchIntegralDecl { name: n.to_string(), mesh: m.to_string(), loc });
+                    p.watch_integrals.push(WatchIntegralDecl {
+                        name: n.to_string(),
+                        mesh: m.to_string(),
+                        scale_with_connectivity: scale,
+                        loc,
+                    });
                     users.push(MeshUser {
                         what: format!("Watch-integral \"{n}\" of participant \"{name}\""),
                         mesh: m.to_string(),

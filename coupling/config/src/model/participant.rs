@@ -209,6 +209,9 @@ pub struct WatchIntegralDecl {
     pub name: String,
     /// A mesh the participant provides.
     pub mesh: String,
+    /// `scale-with-connectivity`: integrate over the mesh's elements instead of summing the
+    /// vertex values (where the mesh has elements).
+    pub scale_with_connectivity: bool,
     /// The tag.
     pub loc: Location,
 }
@@ -259,9 +262,9 @@ pub struct ParticipantDecl {
     pub mappings: Vec<MappingDecl>,
     /// `<watch-point>`s (validated; the native engine writes no files for them yet).
     pub watch_points: Vec<WatchPointDecl>,
-    /// `<watch-integral>`s (validated; the native engine writes no files for them yet).
+    /// `<watch-integral>`s.
     pub watch_integrals: Vec<WatchIntegralDecl>,
-    /// `<export:*>`s (validated; the native engine writes no files for them yet).
+    /// `<export:*>`s.
     pub exports: Vec<ExportDecl>,
     /// `<action:*>`s (validated; the native engine refuses them).
     pub actions: Vec<ActionDecl>,

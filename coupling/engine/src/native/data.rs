@@ -145,6 +145,19 @@ impl DataStore {
         Ok(DataItem { times, values })
     }
 
+    /// The latest sample of a datum as its mesh holds it (what exports show): the stored one,
+    /// or for a datum a write mapping fills (mapped when sent, not stored), its source's latest
+    /// sample mapped. `None` when there is no sample.
+    pub fn latest(&mut self, key: &DataKey) -> Result<Option<Vec<f64>>> {
+        let Some((source, m)) = self.write_maps.get(key).cloned() else {
+            return Ok(self.data.get(key).and_then(|d| d.waveform.last()).map(|(_, v)| v.clone()));
+        };
+        let d = self.get(&source);
+        let Some((_, values)) = d.waveform.last().cloned() else { return Ok(None) };
+        let components = d.components;
+        Ok(Some(self.mapping(m)?.map(&values, components)))
+    }
+
     /// Stores received samples: a sub-step waveform replaces the old one; a single value
     /// becomes the sample at `end_time` (the receiver's window end).
     pub fn incoming(&mut self, key: &DataKey, item: DataItem, end_time: f64, substeps: bool) -> Result<()> {

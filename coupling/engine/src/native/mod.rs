@@ -3,15 +3,19 @@
 
 pub mod acceleration;
 mod cplscheme;
+mod cxx_format;
 mod data;
+mod export;
 mod m2n;
 mod mapping;
 mod mesh;
 mod participant;
 pub mod settings;
 pub mod time;
+mod txt_table;
 mod unsupported;
 mod watch;
+mod watch_integral;
 
 pub use m2n::rendezvous::{clean_precice_run, Cleaned, Owner};
 pub use participant::{check, version_information, Element, NativeParticipant};

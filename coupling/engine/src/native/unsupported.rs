@@ -1,12 +1,12 @@
 //! What the native engine does not do (docs/design/coupling-semantics.md §10), found on the
-//! configuration alone: the features it refuses, each an error at the tag's line, output files
-//! it does not write yet (watch-points, watch-integrals, exports) included.
+//! configuration alone: the features it refuses, each an error at the tag's line. (Its output
+//! files, watch-points, watch-integrals and exports, it writes: none of them is refused.)
 //!
 //! `NativeParticipant::from_config` refuses with these errors;
 //! `native::check` returns them, so that `--check` and `tidelink check` report exactly what a
 //! run would stop on, with the same words and location.
 
-use tidelink_precice_config::diagnostics::{Diagnostics, Location};
+use tidelink_precice_config::diagnostics::Diagnostics;
 use tidelink_precice_config::{M2nDecl, M2nKind, PreciceConfig};
 
 /// The refusal of an `<m2n:mpi…>`: the native engine speaks TCP only.
@@ -74,25 +74,6 @@ pub(crate) fn findings(cfg: &PreciceConfig, name: &str) -> Diagnostics {
                 d.error(m.loc.clone(), format!("{} ({hint})", e.message));
             }
         }
-    }
-    // Output files not written yet (watch-points are: native/watch.rs): refused, so that nobody waits for a
-    // file that never comes; the message names the tag to remove.
-    let refuse_output = |d: &mut Diagnostics, loc: Location, tag: String, what: String| {
-        d.error(
-            loc,
-            format!(
-                "{tag} is not supported by the native engine yet: {what}. Remove the <{tag}> tag, or run with the \
-                 precice backend (libprecice)."
-            ),
-        )
-    };
-    for w in &me.watch_integrals {
-        let what = format!("it would not write precice-{name}-watchintegral-{}.log", w.name);
-        refuse_output(&mut d, w.loc.clone(), format!("watch-integral name=\"{}\"", w.name), what);
-    }
-    for e in &me.exports {
-        let what = format!("it would not write mesh files to \"{}\"", e.directory);
-        refuse_output(&mut d, e.loc.clone(), format!("export:{}", e.format), what);
     }
     d
 }
@@ -193,27 +174,19 @@ mod tests {
     }
 
     #[test]
-    fn output_the_engine_does_not_write_is_refused_naming_the_tag_to_remove_and_watch_points_pass() {
+    fn watch_points_watch_integrals_and_exports_are_accepted_silently() {
         let extra = r#"<watch-point name="P" mesh="MB" coordinate="0;1"/>
     <watch-integral name="I" mesh="MB" scale-with-connectivity="false"/>
-    <export:vtu directory="out"/>"#;
+    <export:vtu directory="out"/>
+    <export:vtp/>
+    <export:vtk every-n-time-windows="2"/>
+    <export:csv every-iteration="true"/>"#;
         let cfg = config("", "", NN, extra, "m2n:sockets");
-        // The watch-point is written (native/watch.rs): not refused.
-        let expected = [
-            "c.xml:20: error: watch-integral name=\"I\" is not supported by the native engine yet: it would not write \
-             precice-B-watchintegral-I.log. Remove the <watch-integral name=\"I\"> tag, or run with the precice \
-             backend (libprecice).",
-            "c.xml:21: error: export:vtu is not supported by the native engine yet: it would not write mesh files to \
-             \"out\". Remove the <export:vtu> tag, or run with the precice backend (libprecice).",
-        ];
-        assert_eq!(lines(&cfg, "B"), expected);
-        let run = NativeParticipant::from_config("B", cfg.clone()).err().expect("a run is refused").message;
-        let without_severity: Vec<String> = expected.iter().map(|e| e.replacen(" error:", "", 1)).collect();
-        assert_eq!(run.lines().collect::<Vec<_>>(), without_severity);
-        // The tags are B's: A runs.
+        // Written by native/watch.rs, native/watch_integral.rs and native/export/: nothing refused.
+        assert!(lines(&cfg, "B").is_empty(), "{:?}", lines(&cfg, "B"));
         assert!(lines(&cfg, "A").is_empty(), "{:?}", lines(&cfg, "A"));
-        // Without them B runs.
-        assert!(NativeParticipant::from_config("B", config("", "", NN, "", "m2n:sockets")).is_ok());
+        let b = NativeParticipant::from_config("B", cfg).expect("B runs with every output tag");
+        drop(b);
     }
 
     #[test]

@@ -14,32 +14,19 @@ use super::data::{DataKey, DataStore};
 use super::mapping::geometry;
 use super::mapping::index::{MeshIndex, Polation};
 use super::mesh::MeshState;
+use super::txt_table::{data_columns, TxtTable};
 use crate::{CouplingError, Result};
-use std::fs::File;
-use std::io::{BufWriter, Write};
 use std::path::Path;
 use tidelink_precice_config::{PreciceConfig, WatchPointDecl};
 
 /// One watch-point's file and where its values come from.
 pub(crate) struct WatchPoint {
-    out: BufWriter<File>,
+    table: TxtTable,
     /// The vertices interpolated with their weights, and the coordinates of the point used.
     weights: Vec<(usize, f64)>,
     coords: Vec<f64>,
     /// Every datum of the mesh, with its components.
     columns: Vec<(DataKey, usize)>,
-}
-
-/// A number as libprecice's tables write it: scientific, 8 decimals, at least two exponent
-/// digits, right-aligned in 15 characters.
-fn number(x: f64) -> String {
-    let s = format!("{x:.8e}");
-    let (mantissa, exp) = s.split_once('e').expect("{:e} has an exponent");
-    let (sign, digits) = match exp.strip_prefix('-') {
-        Some(d) => ('-', d),
-        None => ('+', exp),
-    };
-    format!("{:>15}", format!("{mantissa}e{sign}{digits:0>2}"))
 }
 
 /// Places `coordinate` on `mesh` (named `name`): the interpolation weights of its vertices and
@@ -92,28 +79,13 @@ impl WatchPoint {
         let columns: Vec<(DataKey, usize)> =
             uses.iter().map(|u| (DataKey::new(&w.mesh, u), cfg.data_dimensions(&w.mesh, u).unwrap_or(1))).collect();
         let path = dir.join(format!("precice-{participant}-watchpoint-{}.log", w.name));
-        let file = File::create(&path).map_err(|e| {
-            CouplingError::io(format!("cannot create the watch-point file \"{}\": {e}", path.display()))
-        })?;
         let mut header = vec!["Time".to_string()];
         header.extend((0..d).map(|k| format!("Coordinate{k}")));
         for (key, c) in &columns {
-            match c {
-                1 => header.push(key.data.clone()),
-                _ => header.extend((0..*c).map(|k| format!("{}{k}", key.data))),
-            }
+            header.extend(data_columns(&key.data, *c));
         }
-        let mut wp = WatchPoint { out: BufWriter::new(file), weights, coords, columns };
-        let line: String = header.iter().map(|h| format!("  {h}")).collect();
-        wp.write(&line, &path)?;
-        Ok(wp)
-    }
-
-    fn write(&mut self, line: &str, what: &Path) -> Result<()> {
-        self.out
-            .write_all(line.as_bytes())
-            .and_then(|_| self.out.flush())
-            .map_err(|e| CouplingError::io(format!("cannot write the watch-point file \"{}\": {e}", what.display())))
+        let table = TxtTable::create(path, "watch-point", &header)?;
+        Ok(WatchPoint { table, weights, coords, columns })
     }
 
     /// Appends the row of time `t`: each datum's waveform sampled at `t`, interpolated, zeros
@@ -128,8 +100,7 @@ impl WatchPoint {
                 None => values.extend(std::iter::repeat_n(0.0, *c)),
             }
         }
-        let line = format!("\n{}", values.iter().map(|&v| number(v)).collect::<Vec<_>>().join("  "));
-        self.write(&line, Path::new("watch-point"))
+        self.table.row(&values)
     }
 }
 
@@ -174,13 +145,5 @@ mod tests {
         let (Polation { weights, .. }, at) = place(&m, "M", &[0.5, 0.5]).unwrap();
         assert_eq!(at, vec![0.5, 0.5]);
         assert_eq!(interpolate(&weights, &[0.0, 2.0, 4.0], 1).unwrap(), vec![1.5]);
-    }
-
-    #[test]
-    fn numbers_are_written_as_libprecice_s_tables_write_them() {
-        assert_eq!(number(1.0), " 1.00000000e+00");
-        assert_eq!(number(-2.5e-7), "-2.50000000e-07");
-        assert_eq!(number(0.0), " 0.00000000e+00");
-        assert_eq!(number(1.234e123), "1.23400000e+123");
     }
 }

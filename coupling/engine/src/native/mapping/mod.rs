@@ -12,11 +12,11 @@ pub mod integrate;
 mod linear_cell;
 mod nearest_neighbor;
 mod nearest_projection;
+pub mod rbf;
 mod scaled;
 #[cfg(test)]
 mod test_meshes;
 mod weights;
-pub mod rbf;
 
 pub use integrate::Measure;
 pub use nearest_neighbor::NearestNeighbor;

@@ -132,6 +132,8 @@ impl NativeParticipant {
             settings,
             profiling: Vec::new(),
             watch_points: Vec::new(),
+            watch_integrals: Vec::new(),
+            exports: Exports::default(),
         })
     }
 }

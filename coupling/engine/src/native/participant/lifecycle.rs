@@ -177,6 +177,13 @@ impl Coupling for NativeParticipant {
             wp.row(0.0, &self.store)?;
             self.watch_points.push(wp);
         }
+        for w in &me.watch_integrals {
+            let mut wi = WatchIntegral::open(w, &self.name, &self.cfg, &self.store, &self.log_dir)?;
+            wi.row(0.0, &self.store)?;
+            self.watch_integrals.push(wi);
+        }
+        self.exports = Exports::new(&self.name, &self.cfg, &self.log_dir)?;
+        self.exports.initial(&mut self.store)?;
         self.state = State::Initialized;
         log::info!("{}: coupling initialized", self.name);
         Ok(())
@@ -226,8 +233,10 @@ impl Coupling for NativeParticipant {
         if let Some(i) = self.implicit {
             self.schemes[i].implicit.as_mut().expect("implicit scheme").actions.check_and_clear()?;
         }
+        let mut window_end = false;
         for s in self.schemes.iter_mut().filter(|s| s.is_ongoing() && !s.held) {
             s.advance(dt);
+            window_end |= s.at_window_end;
         }
         let t = self.time();
         self.store.sample_write_buffers(t);
@@ -242,9 +251,14 @@ impl Coupling for NativeParticipant {
             for wp in &mut self.watch_points {
                 wp.row(now, &self.store)?;
             }
+            for wi in &mut self.watch_integrals {
+                wi.row(now, &self.store)?;
+            }
             let start = self.schemes.iter().map(|s| s.time.window_start()).fold(f64::MAX, f64::min);
             self.store.trim_write_data(start);
         }
+        let (last, now) = (!self.ongoing(), self.time());
+        self.exports.advanced(window_end, self.window_complete, last, now, &mut self.store)?;
         Ok(())
     }
 

@@ -16,12 +16,14 @@ pub use extended::{version_information, Element};
 
 use super::cplscheme::{CouplingScheme, Role};
 use super::data::{DataKey, DataState, DataStore, MappingRun, MeshState};
+use super::export::Exports;
 use super::m2n::wire::Frame;
 use super::m2n::M2n;
 use super::settings::Settings;
 use super::time::{Waveform, EPS};
 use super::unsupported;
 use super::watch::WatchPoint;
+use super::watch_integral::WatchIntegral;
 use crate::{Coupling, CouplingData, CouplingError, Result, VertexId};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -64,6 +66,9 @@ pub struct NativeParticipant {
     profiling: Vec<String>,
     /// The participant's `<watch-point>`s, placed at `initialize`.
     watch_points: Vec<WatchPoint>,
+    /// Its `<watch-integral>`s and `<export:*>`s, opened at `initialize`.
+    watch_integrals: Vec<WatchIntegral>,
+    exports: Exports,
 }
 
 /// An API-misuse error (the participant's calls in the wrong state or with wrong arguments).

@@ -144,7 +144,9 @@ fn resolve(decl: &MappingDecl, dim: usize, what: &str) -> Result<Resolved> {
             }
             Solver::Iterative { rtol, max_iter }
         }
-        _ if alias => Solver::Pum(PumParams { vertices_per_cluster: 100, relative_overlap: 0.3, project_to_input: true }),
+        _ if alias => {
+            Solver::Pum(PumParams { vertices_per_cluster: 100, relative_overlap: 0.3, project_to_input: true })
+        }
         _ => Solver::Pum(pum_params(what, &decl.rbf)?),
     };
     Ok(Resolved { basis, polynomial, active, solver })

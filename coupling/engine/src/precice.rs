@@ -67,6 +67,30 @@ impl PreciceParticipant {
     }
 }
 
+/// Registers `ids` as elements of `n` vertices one by one through `one` (the singular calls).
+///
+/// The `precice` crate 3.4.0 forwards `set_mesh_triangles`, `set_mesh_quads` and
+/// `set_mesh_tetrahedra` to libprecice's `setMeshEdges` (its C++ bridge, precice-bridge.cpp),
+/// so a triangle mesh arrives as edges only and nearest-projection silently maps onto edges;
+/// the singular calls are forwarded correctly. The count is checked first, as libprecice's
+/// plural calls check it.
+fn elements(
+    mesh: &str,
+    ids: &[VertexId],
+    n: usize,
+    what: &str,
+    mut one: impl FnMut(&[VertexId]) -> std::result::Result<(), ::precice::Error>,
+) -> Result<()> {
+    if !ids.len().is_multiple_of(n) {
+        return Err(CouplingError::misuse(format!(
+            "Cannot interpret passed vertex IDs attempting to set {what} of mesh \"{mesh}\". You passed {} vertex \
+             indices, which is not a multiple of {n}.",
+            ids.len()
+        )));
+    }
+    ids.chunks_exact(n).try_for_each(|e| one(e).map_err(lib))
+}
+
 /// The error of any call after `finalize()` (the C++ object no longer exists then).
 fn gone(name: &str) -> CouplingError {
     CouplingError::misuse(format!(
@@ -103,12 +127,17 @@ impl CouplingData for PreciceParticipant {
         self.get_mut()?.set_mesh_edges(mesh, ids).map_err(lib)
     }
 
+    /// Element by element: the crate's plural call (3.4.0) passes the ids to libprecice's
+    /// `setMeshEdges` instead of `setMeshTriangles` (see [`elements`]).
     fn set_mesh_triangles(&mut self, mesh: &str, ids: &[VertexId]) -> Result<()> {
-        self.get_mut()?.set_mesh_triangles(mesh, ids).map_err(lib)
+        let p = self.get_mut()?;
+        elements(mesh, ids, 3, "triangles", |t| p.set_mesh_triangle(mesh, t[0], t[1], t[2]))
     }
 
+    /// Element by element, for the reason of [`set_mesh_triangles`](Self::set_mesh_triangles).
     fn set_mesh_tetrahedra(&mut self, mesh: &str, ids: &[VertexId]) -> Result<()> {
-        self.get_mut()?.set_mesh_tetrahedra(mesh, ids).map_err(lib)
+        let p = self.get_mut()?;
+        elements(mesh, ids, 4, "tetrahedra", |t| p.set_mesh_tetrahedron(mesh, t[0], t[1], t[2], t[3]))
     }
 
     fn read_data(

@@ -4,12 +4,15 @@
 //! and the forces A reads (B's mapped conservatively) must agree within each case's
 //! tolerance (`Case::differential_tol`, relative to the largest value: 1e-12 for the
 //! geometric methods, which do the same arithmetic in another order; 1e-7 for the RBF
-//! methods, whose linear solves differ by the condition number times round-off).
+//! methods, whose linear solves differ by the condition number times round-off). A case
+//! libprecice cannot run (the iterative RBF solver needs its PETSc build) is compared with the
+//! case named by `Case::precice_reference` (the direct solve of the same system).
 //!
 //! Only compiled with the feature: `cargo test -p tidelink-coupling --features precice
 //! --test mapping_differential` (needs libprecice 3.4 via pkg-config; docs/precice-backend.md).
 //! `--nocapture` prints the largest difference of every case (and the values where they
-//! differ); `TL_MAP_ONLY=<case>` runs one case.
+//! differ); `TL_MAP_ONLY=<case>` runs one case, `TL_MAP_FIELD=linear` maps the linear field
+//! instead of the smooth one, `TL_MAP_KEEP=1` keeps the case folders (logs, preCICE's output).
 
 #![cfg(feature = "precice")]
 
@@ -17,7 +20,7 @@
 mod cases;
 mod common;
 
-use cases::{cases, play_a, play_b, smooth, xml};
+use cases::{cases, linear, play_a, play_b, smooth, xml};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -41,6 +44,7 @@ fn mapping_participant_process() {
     let backend: Backend = backend.parse().unwrap_or_else(|e| panic!("{e}"));
     let case = cases().into_iter().find(|c| c.name == name).expect("known case");
     let played = coupling::open(backend, &me, Path::new(&config)).and_then(|mut p| match me.as_str() {
+        "A" if std::env::var("TL_MAP_FIELD").is_ok_and(|f| f == "linear") => play_a(p.as_mut(), &case, linear),
         "A" => play_a(p.as_mut(), &case, smooth),
         _ => play_b(p.as_mut(), &case),
     });
@@ -87,6 +91,10 @@ fn run_on(name: &str, backend: &str) -> Result<[Vec<f64>; 2], String> {
         }
         read.push(text.lines().map(|l| l.parse::<f64>().expect("a number")).collect::<Vec<_>>());
     }
+    if std::env::var_os("TL_MAP_KEEP").is_some() {
+        println!("{name} on {backend}: kept in {}", tc.path().display());
+        std::mem::forget(tc);
+    }
     let b = read.pop().expect("two");
     Ok([read.pop().expect("two"), b])
 }
@@ -102,7 +110,8 @@ fn every_mapping_agrees_with_libprecice() {
     let mut failures = Vec::new();
     let only = std::env::var("TL_MAP_ONLY").ok();
     for case in cases().into_iter().filter(|c| only.as_ref().is_none_or(|o| o == c.name)) {
-        let (native, real) = match (run_on(case.name, "native"), run_on(case.name, "precice")) {
+        let on_precice = case.precice_reference.unwrap_or(case.name);
+        let (native, real) = match (run_on(case.name, "native"), run_on(on_precice, "precice")) {
             (Ok(n), Ok(r)) => (n, r),
             (n, r) => {
                 failures.extend([n.err(), r.err()].into_iter().flatten());

@@ -141,8 +141,6 @@ pub struct RbfOptions {
     pub dead_axes: [bool; 3],
     /// `solver-rtol` of `rbf-global-iterative` (default 1e-9).
     pub solver_rtol: f64,
-    /// `max-iterations` of `rbf-global-iterative`, when given.
-    pub max_iterations: Option<i64>,
     /// `vertices-per-cluster` of `rbf-pum-direct` (default 50).
     pub vertices_per_cluster: i64,
     /// `relative-overlap` of `rbf-pum-direct` (default 0.15).
@@ -159,7 +157,6 @@ impl Default for RbfOptions {
             polynomial: Polynomial::Separate,
             dead_axes: [false; 3],
             solver_rtol: 1e-9,
-            max_iterations: None,
             vertices_per_cluster: 50,
             relative_overlap: 0.15,
             project_to_input: true,

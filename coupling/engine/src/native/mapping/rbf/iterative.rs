@@ -12,7 +12,7 @@ use crate::{CouplingError, Result};
 use nalgebra::DMatrix;
 use tidelink_precice_config::Polynomial;
 
-/// Iterations per solve when `max-iterations` is not given.
+/// Iterations per solve (libprecice 3.4 offers no `max-iterations` for this method).
 pub const DEFAULT_MAX_ITERATIONS: usize = 10_000;
 
 /// Matrix entries (both kernel matrices together) beyond which construction is refused.
@@ -99,7 +99,7 @@ impl Iterative {
         if !out.converged {
             log::warn!(
                 "{}: the RBF system has not converged to solver-rtol {} within {} iterations; \
-                 the mapped values are approximate. Raise max-iterations or use rbf-global-direct.",
+                 the mapped values are approximate. Loosen solver-rtol or use rbf-global-direct.",
                 self.what,
                 self.rtol,
                 self.max_iter

@@ -127,15 +127,7 @@ fn resolve(decl: &MappingDecl, dim: usize, what: &str) -> Result<Resolved> {
     let solver = match decl.method {
         MappingMethod::RbfGlobalDirect => Solver::Direct,
         MappingMethod::RbfGlobalIterative => {
-            let max_iter = match decl.rbf.max_iterations {
-                None => iterative::DEFAULT_MAX_ITERATIONS,
-                Some(m) if m > 0 => m as usize,
-                Some(m) => {
-                    return Err(CouplingError::config(format!(
-                        "{what}: max-iterations is {m}; it has to be a positive number of iterations."
-                    )))
-                }
-            };
+            let max_iter = iterative::DEFAULT_MAX_ITERATIONS;
             let rtol = decl.rbf.solver_rtol;
             if !(rtol > 0.0 && rtol < 1.0) {
                 return Err(CouplingError::config(format!(

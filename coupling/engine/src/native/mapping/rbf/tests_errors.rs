@@ -55,9 +55,6 @@ fn other_refusals_name_the_problem() {
     let mut d = decl(M::RbfPumDirect, C::Consistent, tps.clone(), P::Separate);
     d.rbf.relative_overlap = 1.0;
     assert!(err(&d, &a, &b).contains("relative-overlap"));
-    let mut d = decl(M::RbfGlobalIterative, C::Consistent, tps.clone(), P::Separate);
-    d.rbf.max_iterations = Some(0);
-    assert!(err(&d, &a, &b).contains("max-iterations"));
     let d = decl(M::RbfGlobalDirect, C::Consistent, tps, P::Separate);
     assert!(err(&d, &a, &grid(3, 2, 0.0, 0.0)).contains("dimensions 2 and 3"));
 }

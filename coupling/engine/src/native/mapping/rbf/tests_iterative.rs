@@ -58,12 +58,13 @@ fn linear_fields_and_sums_are_kept_to_the_solver_tolerance() {
 }
 
 #[test]
-fn an_iteration_limit_too_small_still_returns_values() {
-    // Two CG iterations cannot reach 1e-9 on 64 unknowns; the mapping warns and returns the
-    // iterate (finite values, no panic) rather than failing a time window.
+fn an_unreachable_tolerance_still_returns_values() {
+    // No solve reaches a relative residual of 1e-300 (round-off stops near 1e-16): the solver
+    // runs to its iteration limit, warns and returns the iterate (finite values, no panic)
+    // rather than failing a time window.
     let (a, b) = (grid(2, 8, 0.0, 0.1), grid(2, 6, 0.05, 0.1));
     let mut d = decl(M::RbfGlobalIterative, C::Consistent, bf("gaussian", Some(4.0), None), P::Off);
-    d.rbf.max_iterations = Some(2);
+    d.rbf.solver_rtol = 1e-300;
     let out = super::build(&d, &a, &b).unwrap().map(&sample(&a, linear), 1);
     assert!(out.iter().all(|v| v.is_finite()));
 }

@@ -14,8 +14,8 @@ fn load(path: &Path, options: &tobj::LoadOptions) -> Result<Vec<tobj::Model>, Me
     Ok(models)
 }
 
-fn point(c: &[f32]) -> [f64; 3] {
-    [c[0] as f64, c[1] as f64, c[2] as f64]
+fn point(c: &[f64]) -> [f64; 3] {
+    [c[0], c[1], c[2]]
 }
 
 /// Every object's faces, triangulated, over one index per vertex (objects appended in order).

@@ -14,7 +14,7 @@ use support::case::{shipped_case, text, tidelink};
 fn read_vtk(path: &Path, datum: &str) -> (Vec<[f64; 3]>, Vec<[f64; 3]>) {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut tokens = text.split_whitespace();
-    let mut triples = |n: usize, tokens: &mut std::str::SplitWhitespace| -> Vec<[f64; 3]> {
+    let triples = |n: usize, tokens: &mut std::str::SplitWhitespace| -> Vec<[f64; 3]> {
         (0..n).map(|_| std::array::from_fn(|_| tokens.next().expect("a number").parse().expect("a number"))).collect()
     };
     let (mut points, mut values) = (Vec::new(), Vec::new());

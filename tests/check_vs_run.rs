@@ -153,18 +153,24 @@ fn check_and_start_agree_on_broken_model_solver_mesh_and_xml_files() {
             "m2n:mpi can only be used if preCICE was compiled with MPI support",
         ),
         sd(
-            "RBF mapping",
+            "RBF mapping on a GPU executor",
             "Fluid",
-            &[(XML, READ_MAPPING, r#"<mapping:rbf direction="read" from="SolidMesh" to="FluidMesh" constraint="consistent"><basis-function:thin-plate-splines /></mapping:rbf>"#)],
+            &[(XML, READ_MAPPING, r#"<mapping:rbf direction="read" from="SolidMesh" to="FluidMesh" constraint="consistent"><basis-function:thin-plate-splines /><executor:cuda /></mapping:rbf>"#)],
             (XML, 38),
-            "mapping:rbf is not supported by the native engine yet",
+            "<executor:cuda> is not available in the native engine",
         ),
         sd(
-            "nearest-projection mapping",
+            "nearest-projection mapping with a volume constraint",
             "Fluid",
-            &[(XML, READ_MAPPING, &READ_MAPPING.replace("nearest-neighbor", "nearest-projection"))],
+            &[(
+                XML,
+                READ_MAPPING,
+                &READ_MAPPING
+                    .replace("nearest-neighbor", "nearest-projection")
+                    .replace(r#"constraint="consistent""#, r#"constraint="scaled-consistent-volume""#),
+            )],
             (XML, 38),
-            "mapping:nearest-projection is not supported by the native engine yet",
+            "mapping:nearest-projection does not take constraint \"scaled-consistent-volume\"",
         ),
         sd(
             "unknown network",

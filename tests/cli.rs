@@ -116,7 +116,8 @@ fn check_into_a_closed_pipe_ends_quietly_with_its_exit_code() {
         .expect("start tidelink");
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!err.contains("panicked"), "{err}");
-    assert_eq!(o.status.code(), Some(1), "the configuration has errors (RBF on the native engine): {err}");
+    // The tutorial's RBF mapping, watch-point and exports all run on the native engine.
+    assert_eq!(o.status.code(), Some(0), "the configuration checks: {err}");
 }
 
 #[test]
@@ -337,14 +338,15 @@ fn check_names_a_participant_file_started_with_the_wrong_program() {
     assert_error_at(&t, &case.file("solid/participant.yaml"), 2, "participant `Solid` with the program for MBS");
 }
 
-/// The shipped sphere_drop with the Fluid mapping read data by RBF, and a watch-point on the
-/// Solid's mesh (which the native engine writes); `tail` is appended to the manifest.
+/// The shipped sphere_drop with the Fluid mapping read data by RBF on a GPU executor (which
+/// the native engine refuses: it maps on the CPU), and a watch-point on the Solid's mesh
+/// (which the native engine writes).
 fn sphere_drop_with_rbf() -> Case {
     sphere_drop_with(&[
         (
             "precice-config.xml",
             r#"    <mapping:nearest-neighbor direction="read" from="SolidMesh" to="FluidMesh" constraint="consistent" />"#,
-            r#"    <mapping:rbf direction="read" from="SolidMesh" to="FluidMesh" constraint="consistent"><basis-function:thin-plate-splines /></mapping:rbf>"#,
+            r#"    <mapping:rbf direction="read" from="SolidMesh" to="FluidMesh" constraint="consistent"><basis-function:thin-plate-splines /><executor:cuda /></mapping:rbf>"#,
         ),
         (
             "precice-config.xml",
@@ -359,10 +361,10 @@ fn check_refuses_what_the_native_engine_refuses_once_with_its_line() {
     let case = sphere_drop_with_rbf();
     let t = tidelink_err(&["check"], case.path());
     let xml = case.file("precice-config.xml");
-    assert_error_at(&t, &xml, 38, "mapping:rbf is not supported by the native engine yet");
+    assert_error_at(&t, &xml, 38, "<executor:cuda> is not available in the native engine");
     // Found by `tidelink check` and by the participants' own checks: reported once. The
     // watch-point (line 32) is written by the native engine: nothing to say about it.
-    assert_eq!(t.matches("mapping:rbf is not supported").count(), 1, "{t}");
+    assert_eq!(t.matches("<executor:cuda> is not available").count(), 1, "{t}");
     assert!(!t.contains("watch-point"), "{t}");
     assert!(t.contains("1 error(s), 0 warning(s)"), "{t}");
 
@@ -372,7 +374,7 @@ fn check_refuses_what_the_native_engine_refuses_once_with_its_line() {
     let manifest = manifest.replace("command: tidelink-buoyancy", "command: tidelink-buoyancy\n    backend: precice");
     precice.write("tidelink.yaml", &manifest);
     let t = text(&tidelink(&["check"], precice.path()));
-    assert!(!t.contains("mapping:rbf is not supported"), "{t}");
+    assert!(!t.contains("<executor:cuda> is not available"), "{t}");
 }
 
 #[test]
@@ -383,7 +385,7 @@ fn an_external_participant_is_not_checked_against_the_native_engine() {
     assert!(manifest.contains("external: true"), "{manifest}");
     case.write("tidelink.yaml", &manifest.replace("    spec: fluid/participant.yaml\n", ""));
     let t = text(&tidelink(&["check"], case.path()));
-    assert!(!t.contains("mapping:rbf is not supported"), "the external Fluid links preCICE itself:\n{t}");
+    assert!(!t.contains("<executor:cuda> is not available"), "the external Fluid links preCICE itself:\n{t}");
     assert!(t.contains("no errors (0 warning(s))"), "the Solid runs natively and writes its watch-point:\n{t}");
 }
 
@@ -402,11 +404,20 @@ fn check_takes_a_precice_configuration_alone() {
     assert!(!t.contains("YAML"), "{t}");
 
     // Recognised by its text too, whatever its name.
-    case.write("coupling.cfg", &XML.replace("nearest-neighbor", "nearest-projection"));
+    // (A mapping the native engine refuses: radial basis functions on a GPU.)
+    let gpu = |tag: &str| {
+        tag.replace("<mapping:nearest-neighbor", "<mapping:rbf-global-direct").replace(
+            " />",
+            "><basis-function:thin-plate-splines /><executor:cuda /></mapping:rbf-global-direct>",
+        )
+    };
+    let lines: Vec<String> =
+        XML.lines().map(|l| if l.contains("<mapping:nearest-neighbor") { gpu(l) } else { l.to_string() }).collect();
+    case.write("coupling.cfg", &(lines.join("\n") + "\n"));
     let cfg = case.file("coupling.cfg");
     let t = tidelink_err(&["check"], &cfg);
-    assert_error_at(&t, &cfg, 21, "mapping:nearest-projection is not supported by the native engine yet");
-    assert_error_at(&t, &cfg, 22, "mapping:nearest-projection is not supported by the native engine yet");
+    assert_error_at(&t, &cfg, 21, "<executor:cuda> is not available in the native engine");
+    assert_error_at(&t, &cfg, 22, "<executor:cuda> is not available in the native engine");
     assert!(t.contains("2 error(s), 0 warning(s)"), "{t}");
     let o = tidelink(&["check", "--backend", "precice"], &cfg);
     assert!(o.status.success(), "{}", text(&o));

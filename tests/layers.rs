@@ -49,6 +49,9 @@ const MAP: &[Entry] = &[
             "thiserror",
             "log",
             "nalgebra",
+            // The mappings' spatial searches (R*-trees) and their parallel loops.
+            "rstar",
+            "rayon",
             "uuid",
             "socket2",
             "if-addrs",

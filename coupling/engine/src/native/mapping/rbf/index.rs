@@ -17,19 +17,27 @@ impl PointIndex {
         PointIndex { tree: RTree::bulk_load(items) }
     }
 
-    /// Ids of the points strictly closer than `radius` to `p`, in ascending order.
+    /// Ids of the points strictly closer than `radius` to `p`, in ascending order. The test
+    /// is `√d² < radius`, not `d² < radius²`: the cluster radius is itself a distance between
+    /// two vertices, so on regular meshes many vertices lie exactly on a cluster's rim, and
+    /// only the same comparison as libprecice's decides them the same way.
     pub fn within(&self, p: &Point, radius: f64) -> Vec<usize> {
-        let r2 = radius * radius;
         let mut ids: Vec<usize> =
-            self.tree.locate_within_distance(*p, r2).filter(|g| sq(g.geom(), p) < r2).map(|g| g.data).collect();
+            self.candidates(p, radius).filter(|g| inside(g.geom(), p, radius)).map(|g| g.data).collect();
         ids.sort_unstable();
         ids
     }
 
-    /// Whether any point lies strictly closer than `radius` to `p`.
+    /// Whether any point lies strictly closer than `radius` to `p` (the test of [`Self::within`]).
     pub fn any_within(&self, p: &Point, radius: f64) -> bool {
-        let r2 = radius * radius;
-        self.tree.locate_within_distance(*p, r2).any(|g| sq(g.geom(), p) < r2)
+        self.candidates(p, radius).any(|g| inside(g.geom(), p, radius))
+    }
+
+    /// The points within a slightly larger ball (a superset of those [`inside`] accepts, whatever
+    /// the rounding of `radius²`).
+    fn candidates(&self, p: &Point, radius: f64) -> impl Iterator<Item = &GeomWithData<Point, usize>> {
+        let r2 = radius * radius * (1.0 + 1e-12);
+        self.tree.locate_within_distance(*p, r2)
     }
 
     /// The id of the point closest to `p` (`None` for an empty index).
@@ -41,6 +49,11 @@ impl PointIndex {
     pub fn kth_distance(&self, p: &Point, k: usize) -> f64 {
         self.tree.nearest_neighbor_iter(p).take(k).map(|g| sq(g.geom(), p)).fold(0.0, f64::max).sqrt()
     }
+}
+
+/// Whether `a` lies strictly closer than `radius` to `b`, the distance rounded as a square root.
+fn inside(a: &Point, b: &Point, radius: f64) -> bool {
+    sq(a, b).sqrt() < radius
 }
 
 /// The squared Euclidean distance.

@@ -17,24 +17,36 @@ impl PointIndex {
         PointIndex { tree: RTree::bulk_load(items) }
     }
 
-    /// Ids of the points strictly closer than `radius` to `p`, in ascending order.
+    /// Ids of the points strictly closer than `radius` to `p`, in ascending order. The test
+    /// is `√d² < radius`, not `d² < radius²`: the cluster radius is itself a distance between
+    /// two vertices, so on regular meshes many vertices lie exactly on a cluster's rim, and
+    /// only the same comparison as libprecice's decides them the same way.
     pub fn within(&self, p: &Point, radius: f64) -> Vec<usize> {
-        let r2 = radius * radius;
         let mut ids: Vec<usize> =
-            self.tree.locate_within_distance(*p, r2).filter(|g| sq(g.geom(), p) < r2).map(|g| g.data).collect();
+            self.candidates(p, radius).filter(|g| inside(g.geom(), p, radius)).map(|g| g.data).collect();
         ids.sort_unstable();
         ids
     }
 
-    /// Whether any point lies strictly closer than `radius` to `p`.
+    /// Whether any point lies strictly closer than `radius` to `p` (the test of [`Self::within`]).
     pub fn any_within(&self, p: &Point, radius: f64) -> bool {
-        let r2 = radius * radius;
-        self.tree.locate_within_distance(*p, r2).any(|g| sq(g.geom(), p) < r2)
+        self.candidates(p, radius).any(|g| inside(g.geom(), p, radius))
     }
 
-    /// The id of the point closest to `p` (`None` for an empty index).
+    /// The points within a slightly larger ball (a superset of those [`inside`] accepts, whatever
+    /// the rounding of `radius²`).
+    fn candidates(&self, p: &Point, radius: f64) -> impl Iterator<Item = &GeomWithData<Point, usize>> {
+        let r2 = radius * radius * (1.0 + 1e-12);
+        self.tree.locate_within_distance(*p, r2)
+    }
+
+    /// The id of the point closest to `p` (`None` for an empty index); of equally close ones,
+    /// the lowest id, so that symmetric meshes cluster the same way every time.
     pub fn nearest(&self, p: &Point) -> Option<usize> {
-        self.tree.nearest_neighbor(p).map(|g| g.data)
+        let mut it = self.tree.nearest_neighbor_iter(p);
+        let first = it.next()?;
+        let d = sq(first.geom(), p);
+        std::iter::once(first).chain(it.take_while(|g| sq(g.geom(), p) == d)).map(|g| g.data).min()
     }
 
     /// The distance from `p` to the farthest of its `k` closest points (0 when empty).
@@ -43,7 +55,51 @@ impl PointIndex {
     }
 }
 
+/// Whether `a` lies strictly closer than `radius` to `b`, the distance rounded as a square root.
+fn inside(a: &Point, b: &Point, radius: f64) -> bool {
+    sq(a, b).sqrt() < radius
+}
+
 /// The squared Euclidean distance.
 fn sq(a: &Point, b: &Point) -> f64 {
     (0..3).map(|d| (a[d] - b[d]) * (a[d] - b[d])).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A vertex whose distance from the centre *is* the radius lies on the rim and stays out,
+    /// whichever way `radius²` rounds (here the radius is the distance between two vertices
+    /// of a curved grid, as the partition of unity's radius estimate produces it).
+    #[test]
+    fn a_vertex_exactly_on_the_rim_is_outside() {
+        let (h, z) = (2.0 / 7.0, |x: f64, y: f64| 0.2 * x * y);
+        let mut hits = 0;
+        for j in 0..8 {
+            let y = j as f64 / 7.0;
+            let (a, b) = ([4.0 / 7.0, y, z(4.0 / 7.0, y)], [4.0 / 7.0 + h, y, z(4.0 / 7.0 + h, y)]);
+            let r = sq(&a, &b).sqrt();
+            let idx = PointIndex::new(&[a, b]);
+            assert_eq!(idx.within(&a, r), vec![0], "row {j}");
+            assert!(idx.any_within(&a, r));
+            assert_eq!(idx.within(&a, r * (1.0 + 1e-15)), vec![0, 1], "row {j}: just inside");
+            hits += usize::from(r * r > sq(&a, &b));
+        }
+        // The squared comparison would have taken the rim vertex in on some rows.
+        assert!(hits > 0, "no row where r² rounds above d²: the test does not exercise the rim");
+    }
+
+    /// Of equally close points the lowest id is the nearest, whatever the tree's order.
+    #[test]
+    fn ties_go_to_the_lowest_id() {
+        let pts: Vec<Point> =
+            [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [3.0, 3.0, 0.0]].to_vec();
+        for shift in 0..4 {
+            let mut rotated = pts.clone();
+            rotated[..4].rotate_left(shift);
+            assert_eq!(PointIndex::new(&rotated).nearest(&[0.0; 3]), Some(0));
+        }
+        assert_eq!(PointIndex::new(&pts).nearest(&[2.9, 3.0, 0.0]), Some(4));
+    }
 }

@@ -25,12 +25,9 @@
 //! `TL_BENCH_ONLY=<method>` runs one method.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use tidelink_coupling::native::mappings::{build, Connectivity, Mapping, MeshState};
 
-/// Environment of a participant process: role, method, grid size, configuration.
-const ENV: [&str; 4] = ["TL_BENCH_ROLE", "TL_BENCH_METHOD", "TL_BENCH_N", "TL_BENCH_CONFIG"];
 /// How many samples a libprecice run maps (windows of B's read).
 const WINDOWS: usize = 3;
 /// Applications of the native mapping per round (the median is kept).
@@ -43,6 +40,7 @@ struct Method {
     tag: fn(usize) -> String,
     sizes: &'static [usize],
     /// Runs on libprecice too (rbf-global-iterative needs libprecice's PETSc build).
+    #[cfg_attr(not(feature = "precice"), allow(dead_code))]
     on_precice: bool,
 }
 
@@ -239,7 +237,12 @@ mod on_precice {
     //! The libprecice half: two participant processes and libprecice's profiling events.
     use super::*;
     use std::collections::HashMap;
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
     use tidelink_coupling::Backend;
+
+    /// Environment of a participant process: role, method, grid size, configuration.
+    const ENV: [&str; 4] = ["TL_BENCH_ROLE", "TL_BENCH_METHOD", "TL_BENCH_N", "TL_BENCH_CONFIG"];
 
     /// The participant process named by [`ENV`], when this process is one.
     pub fn participant() -> bool {
@@ -392,6 +395,7 @@ fn main() {
         for ((method, n), s) in cases.iter().zip(&mut samples) {
             let (nb, na) = native(method, *n);
             let (sb, sa) = single.install(|| native(method, *n));
+            #[cfg_attr(not(feature = "precice"), allow(unused_mut))]
             let mut line = format!(
                 "round {round}: {:<26} n={n:<4} native {:.3e}/{:.3e} s  1 thread {:.3e}/{:.3e} s",
                 method.name, nb, na, sb, sa

@@ -20,3 +20,11 @@ mod watch_integral;
 pub use m2n::rendezvous::{clean_precice_run, Cleaned, Owner};
 pub use participant::{check, version_information, Element, NativeParticipant};
 pub use settings::Settings;
+
+/// The mappings without the participants around them: build one from its `<mapping:*>` tag
+/// and two meshes, apply it to a sample. The engine runs the same code inside `initialize`
+/// and the reads; this is for measuring it alone (the `mappings` benchmark) and for tools.
+pub mod mappings {
+    pub use super::mapping::{build, Mapping};
+    pub use super::mesh::{Connectivity, MeshState};
+}

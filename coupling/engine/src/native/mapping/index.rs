@@ -123,6 +123,24 @@ impl<'a> MeshIndex<'a> {
         })
     }
 
+    /// Builds the two trees every nearest projection queries (the vertices, and the edges in 2D
+    /// or the triangles in 3D) side by side: each is one serial bulk load, and the placing of the
+    /// vertices waits for both.
+    pub fn prepare_projection(&self) {
+        rayon::join(
+            || {
+                self.vertex_tree();
+            },
+            || {
+                if self.mesh.dim == 2 {
+                    self.edge_tree();
+                } else {
+                    self.triangle_tree();
+                }
+            },
+        );
+    }
+
     fn vertex_tree(&self) -> &RTree<Vertex> {
         self.vertices.get_or_init(|| vertex_tree(self.points.iter().copied()))
     }
@@ -147,7 +165,7 @@ impl<'a> MeshIndex<'a> {
                 .iter()
                 .enumerate()
                 .map(|(i, ids)| {
-                    let corners: Vec<[f64; 3]> = ids.iter().map(|&v| arr(&self.points[v])).collect();
+                    let corners: [[f64; 3]; N] = ids.map(|v| arr(&self.points[v]));
                     Boxed::new(Rectangle::from_aabb(AABB::from_points(corners.iter())), i)
                 })
                 .collect(),
@@ -182,53 +200,93 @@ impl<'a> MeshIndex<'a> {
         Some(Polation { weights: ids.iter().copied().zip(weights).collect(), distance })
     }
 
-    /// The best of `candidates` (nearest, then lowest element id), unless `vertex` is strictly closer.
-    fn best(mut candidates: Vec<(usize, Polation)>, vertex: &Polation) -> Option<Polation> {
-        candidates.sort_by(|a, b| a.1.distance.total_cmp(&b.1.distance).then(a.0.cmp(&b.0)));
-        candidates.into_iter().next().map(|(_, p)| p).filter(|p| p.distance <= vertex.distance)
+    /// The nearest valid projection among `found` (element id, its vertices, the barycentric
+    /// weights of the projection of `p`); among equally near ones the lowest element id. Kept
+    /// in arrays until the winner is known: this runs four times per placed vertex.
+    fn nearest_valid<const N: usize>(
+        &self,
+        p: &P3,
+        found: impl Iterator<Item = (usize, [usize; N], [f64; N])>,
+    ) -> Option<Polation> {
+        let mut best: Option<(f64, usize, [usize; N], [f64; N])> = None;
+        for (id, ids, w) in found.filter(|(_, _, w)| geometry::is_interpolation(w)) {
+            let distance = (p - geometry::combine(&ids.map(|v| self.points[v]), &w)).norm();
+            let better = best
+                .as_ref()
+                .is_none_or(|(d, i, ..)| distance.total_cmp(d).then(id.cmp(i)) == std::cmp::Ordering::Less);
+            if better {
+                best = Some((distance, id, ids, w));
+            }
+        }
+        best.map(|(distance, _, ids, w)| Polation { weights: ids.into_iter().zip(w).collect(), distance })
+    }
+
+    /// The best projection onto the [`CANDIDATES`] nearest edges, if one lies on its edge.
+    fn edge_candidates(&self, p: &P3) -> Option<Polation> {
+        let edges = &self.mesh.connectivity.edges;
+        let found = self.edge_tree().nearest_neighbor_iter(&arr(p)).take(CANDIDATES).map(|s| {
+            let [a, b] = edges[s.data];
+            (s.data, [a, b], geometry::segment_barycentric(&self.points[a], &self.points[b], p))
+        });
+        self.nearest_valid(p, found)
+    }
+
+    /// The best projection onto the [`CANDIDATES`] nearest triangles, if one lies on its triangle.
+    fn triangle_candidates(&self, p: &P3) -> Option<Polation> {
+        let triangles = &self.mesh.connectivity.triangles;
+        let found = self.triangle_tree().nearest_neighbor_iter(&arr(p)).take(CANDIDATES).map(|t| {
+            let [a, b, c] = triangles[t.data];
+            (t.data, [a, b, c], geometry::triangle_barycentric(&self.points[a], &self.points[b], &self.points[c], p))
+        });
+        self.nearest_valid(p, found)
+    }
+
+    /// The nearest vertex, when one is strictly closer to `p` than `distance` (so that a
+    /// projection at `distance` loses to it). A search of the ball of that radius instead of a
+    /// nearest-vertex query: for a point on or near the surface the ball is tiny, and this is
+    /// most of what placing a vertex costs.
+    fn vertex_closer_than(&self, p: &P3, distance: f64) -> Option<Polation> {
+        // A radius a little above distance², so that the ball holds every vertex whose rounded
+        // distance is below `distance`: then it holds the nearest vertex and its ties.
+        let q = arr(p);
+        let r2 = distance * distance * (1.0 + 1e-12);
+        let (id, d2) = self
+            .vertex_tree()
+            .locate_within_distance(q, r2)
+            .map(|v| (v.data, rstar::PointDistance::distance_2(v.geom(), &q)))
+            .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))?;
+        let vertex = Polation { weights: vec![(id, 1.0)], distance: d2.sqrt() };
+        (vertex.distance < distance).then_some(vertex)
+    }
+
+    /// `best` unless a vertex is strictly closer; then `otherwise` of the nearest vertex (also
+    /// when there is no `best`). `None` only for a mesh without vertices.
+    fn unless_a_vertex_is_closer(
+        &self,
+        p: &P3,
+        best: Option<Polation>,
+        otherwise: impl FnOnce(Polation) -> Polation,
+    ) -> Option<Polation> {
+        match best {
+            Some(b) => Some(self.vertex_closer_than(p, b.distance).map_or(b, otherwise)),
+            None => self.vertex_projection(p).map(otherwise),
+        }
     }
 
     /// Projection onto the nearest edges, else the nearest vertex `vertex`.
     fn edge_projection(&self, p: &P3, vertex: Polation) -> Polation {
-        let edges = &self.mesh.connectivity.edges;
-        let candidates = self
-            .edge_tree()
-            .nearest_neighbor_iter(&arr(p))
-            .take(CANDIDATES)
-            .filter_map(|s| {
-                let [a, b] = edges[s.data];
-                let w = geometry::segment_barycentric(&self.points[a], &self.points[b], p);
-                self.polation(p, &[a, b], w).map(|pol| (s.data, pol))
-            })
-            .collect();
-        Self::best(candidates, &vertex).unwrap_or(vertex)
-    }
-
-    /// Projection onto the nearest triangles, else onto edges, else the nearest vertex.
-    fn triangle_projection(&self, p: &P3, vertex: Polation) -> Polation {
-        let triangles = &self.mesh.connectivity.triangles;
-        let candidates = self
-            .triangle_tree()
-            .nearest_neighbor_iter(&arr(p))
-            .take(CANDIDATES)
-            .filter_map(|t| {
-                let [a, b, c] = triangles[t.data];
-                let w = geometry::triangle_barycentric(&self.points[a], &self.points[b], &self.points[c], p);
-                self.polation(p, &[a, b, c], w).map(|pol| (t.data, pol))
-            })
-            .collect();
-        match Self::best(candidates, &vertex) {
-            Some(best) => best,
-            None => self.edge_projection(p, vertex),
-        }
+        self.edge_candidates(p).filter(|b| b.distance <= vertex.distance).unwrap_or(vertex)
     }
 
     /// The nearest projection of `p`: onto edges in 2D; onto triangles, then edges in 3D; the
     /// nearest vertex where no projection is valid or a vertex is closer. `None` only for a mesh
     /// without vertices.
     pub fn nearest_projection(&self, p: &P3) -> Option<Polation> {
-        let vertex = self.vertex_projection(p)?;
-        Some(if self.mesh.dim == 2 { self.edge_projection(p, vertex) } else { self.triangle_projection(p, vertex) })
+        if self.mesh.dim == 2 {
+            self.unless_a_vertex_is_closer(p, self.edge_candidates(p), |vertex| vertex)
+        } else {
+            self.unless_a_vertex_is_closer(p, self.triangle_candidates(p), |vertex| self.edge_projection(p, vertex))
+        }
     }
 
     /// The cell enclosing `p` (a triangle in 2D, a tetrahedron in 3D; the lowest id among several),

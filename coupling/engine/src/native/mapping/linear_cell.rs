@@ -40,9 +40,12 @@ pub fn build(from: &MeshState, to: &MeshState, names: (&str, &str), conservative
     if let Some(w) = missing_cells_warning(&sides) {
         log::warn!("{w}");
     }
-    WeightedMapping::build(&sides, conservative, |index, v| {
-        index.cell_or_projection(&super::geometry::point(sides.origins.vertex(v)))
-    })
+    WeightedMapping::build(
+        &sides,
+        conservative,
+        |_| {},
+        |index, v| index.cell_or_projection(&super::geometry::point(sides.origins.vertex(v))),
+    )
 }
 
 #[cfg(test)]

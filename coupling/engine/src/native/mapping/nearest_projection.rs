@@ -36,9 +36,12 @@ pub fn build(from: &MeshState, to: &MeshState, names: (&str, &str), conservative
     if let Some(w) = missing_elements_warning(&sides) {
         log::warn!("{w}");
     }
-    WeightedMapping::build(&sides, conservative, |index, v| {
-        index.nearest_projection(&super::geometry::point(sides.origins.vertex(v)))
-    })
+    WeightedMapping::build(
+        &sides,
+        conservative,
+        |index| index.prepare_projection(),
+        |index, v| index.nearest_projection(&super::geometry::point(sides.origins.vertex(v))),
+    )
 }
 
 #[cfg(test)]

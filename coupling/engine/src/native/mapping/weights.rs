@@ -11,18 +11,17 @@ use crate::native::mesh::MeshState;
 use crate::{CouplingError, Result};
 use rayon::prelude::*;
 
-/// One term: origin vertex, search-mesh vertex, weight.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Term {
-    origin: usize,
-    search: usize,
-    weight: f64,
-}
-
-/// A linear mapping given by the interpolation of every origin vertex on the search mesh.
+/// A linear mapping given by the interpolation of every origin vertex on the search mesh,
+/// stored as compressed rows (one row per origin vertex, in vertex order): applying it streams
+/// three flat arrays once, which is what its cost is at 10⁵ vertices (memory traffic).
 pub struct WeightedMapping {
     conservative: bool,
-    terms: Vec<Term>,
+    /// Row `r` holds the entries `offsets[r]..offsets[r + 1]`.
+    offsets: Vec<usize>,
+    /// Search-mesh vertex of each entry.
+    search: Vec<usize>,
+    /// Weight of each entry.
+    weights: Vec<f64>,
     n_out: usize,
 }
 
@@ -51,10 +50,12 @@ impl<'a> Sides<'a> {
 }
 
 impl WeightedMapping {
-    /// Places every origin vertex on the search mesh with `locate` (a query of the index).
+    /// Places every origin vertex on the search mesh with `locate` (a query of the index),
+    /// after `prepare` (which builds the trees every query will use, before the queries share them).
     pub fn build(
         sides: &Sides,
         conservative: bool,
+        prepare: impl FnOnce(&MeshIndex),
         locate: impl Fn(&MeshIndex, usize) -> Option<Polation> + Sync,
     ) -> Result<Self> {
         let n_origins = sides.origins.vertex_count();
@@ -66,6 +67,7 @@ impl WeightedMapping {
             )));
         }
         let index = MeshIndex::new(sides.search, sides.search_name)?;
+        prepare(&index);
         let points: Vec<_> = (0..n_origins).map(|v| geometry::point(sides.origins.vertex(v))).collect();
         let order = spatial_order(&points);
         // Placed in parallel, in curve order (each thread keeps its locality in the trees).
@@ -74,29 +76,47 @@ impl WeightedMapping {
         for (&v, pol) in order.iter().zip(placed) {
             by_origin[v] = pol;
         }
-        let mut terms = Vec::with_capacity(n_origins * (sides.search.dim + 1));
-        for (origin, pol) in by_origin.into_iter().enumerate() {
+        let capacity = n_origins * (sides.search.dim + 1);
+        let (mut offsets, mut search, mut weights) =
+            (Vec::with_capacity(n_origins + 1), Vec::with_capacity(capacity), Vec::with_capacity(capacity));
+        offsets.push(0);
+        for pol in by_origin {
             let pol = pol
                 .ok_or_else(|| CouplingError::new(format!("mesh \"{}\": no vertex to map onto", sides.search_name)))?;
             // Zero weights (a point on an element's edge or vertex) carry nothing.
-            terms.extend(pol.weights.iter().filter(|(_, w)| *w != 0.0).map(|&(search, weight)| Term {
-                origin,
-                search,
-                weight,
-            }));
+            for &(s, w) in pol.weights.iter().filter(|(_, w)| *w != 0.0) {
+                search.push(s);
+                weights.push(w);
+            }
+            offsets.push(search.len());
         }
         let n_out = if conservative { sides.search.vertex_count() } else { n_origins };
-        Ok(WeightedMapping { conservative, terms, n_out })
+        Ok(WeightedMapping { conservative, offsets, search, weights, n_out })
     }
 }
 
 impl Mapping for WeightedMapping {
     fn map(&self, input: &[f64], c: usize) -> Vec<f64> {
         let mut out = vec![0.0; self.n_out * c];
-        for t in &self.terms {
-            let (from, to) = if self.conservative { (t.origin, t.search) } else { (t.search, t.origin) };
-            for k in 0..c {
-                out[to * c + k] += t.weight * input[from * c + k];
+        let rows = self.offsets.windows(2).map(|r| r[0]..r[1]);
+        if self.conservative {
+            // Scatter: origin vertex `o`'s value split among its search-mesh vertices.
+            for (o, row) in rows.enumerate() {
+                let from = &input[o * c..(o + 1) * c];
+                for (&s, &w) in self.search[row.clone()].iter().zip(&self.weights[row]) {
+                    out[s * c..(s + 1) * c].iter_mut().zip(from).for_each(|(y, x)| *y += w * x);
+                }
+            }
+        } else if c == 1 {
+            // Gather, the common scalar case without the component loop.
+            for (y, row) in out.iter_mut().zip(rows) {
+                *y = self.search[row.clone()].iter().zip(&self.weights[row]).fold(0.0, |a, (&s, &w)| a + w * input[s]);
+            }
+        } else {
+            for (to, row) in out.chunks_exact_mut(c).zip(rows) {
+                for (&s, &w) in self.search[row.clone()].iter().zip(&self.weights[row]) {
+                    to.iter_mut().zip(&input[s * c..(s + 1) * c]).for_each(|(y, x)| *y += w * x);
+                }
             }
         }
         out

@@ -170,7 +170,7 @@ fn check_and_start_agree_on_broken_model_solver_mesh_and_xml_files() {
                     .replace(r#"constraint="consistent""#, r#"constraint="scaled-consistent-volume""#),
             )],
             (XML, 38),
-            "mapping:nearest-projection does not take constraint \"scaled-consistent-volume\"",
+            "The constraint \"scaled-consistent-volume\" is not available for nearest-projection mapping",
         ),
         sd(
             "unknown network",

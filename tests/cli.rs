@@ -406,10 +406,8 @@ fn check_takes_a_precice_configuration_alone() {
     // Recognised by its text too, whatever its name.
     // (A mapping the native engine refuses: radial basis functions on a GPU.)
     let gpu = |tag: &str| {
-        tag.replace("<mapping:nearest-neighbor", "<mapping:rbf-global-direct").replace(
-            " />",
-            "><basis-function:thin-plate-splines /><executor:cuda /></mapping:rbf-global-direct>",
-        )
+        tag.replace("<mapping:nearest-neighbor", "<mapping:rbf-global-direct")
+            .replace(" />", "><basis-function:thin-plate-splines /><executor:cuda /></mapping:rbf-global-direct>")
     };
     let lines: Vec<String> =
         XML.lines().map(|l| if l.contains("<mapping:nearest-neighbor") { gpu(l) } else { l.to_string() }).collect();

@@ -82,7 +82,10 @@ fn forces_are_conserved_and_the_rigid_motion_reproduced_across_the_two_meshes() 
         assert!((f_fluid[1] - 5.0).abs() < 0.5, "window {k}: {f_fluid:?}");
         // Sums of O(100) terms of O(0.1 N): round-off below 1e-13 of the total.
         for c in 0..3 {
-            assert!((f_fluid[c] - f_solid[c]).abs() <= 1e-12 * f_fluid[1].abs(), "window {k}, force {c}: {f_fluid:?} vs {f_solid:?}");
+            assert!(
+                (f_fluid[c] - f_solid[c]).abs() <= 1e-12 * f_fluid[1].abs(),
+                "window {k}, force {c}: {f_fluid:?} vs {f_solid:?}"
+            );
         }
         assert!((m_fluid - m_solid).abs() <= 1e-12 * m_fluid.abs(), "window {k}: moment {m_fluid} vs {m_solid}");
 

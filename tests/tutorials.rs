@@ -21,11 +21,8 @@ struct Expected {
 const TUTORIALS: [Expected; 5] = [
     Expected { name: "oscillator", refused: &[] },
     Expected { name: "partitioned-heat-conduction", refused: &[] },
-    Expected { name: "perpendicular-flap", refused: &[("<mapping:rbf ", "mapping:rbf")] },
-    Expected {
-        name: "multiple-perpendicular-flaps",
-        refused: &[("<mapping:rbf-global-direct", "mapping:rbf-global-direct")],
-    },
+    Expected { name: "perpendicular-flap", refused: &[] },
+    Expected { name: "multiple-perpendicular-flaps", refused: &[] },
     Expected { name: "flow-over-heated-plate", refused: &[] },
 ];
 

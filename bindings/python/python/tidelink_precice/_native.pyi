@@ -64,7 +64,7 @@ class Participant:
         """True when the solver must restore its saved state."""
     # meshes
     def requires_mesh_connectivity_for(self, mesh_name: _Name) -> bool:
-        """Whether mappings need the mesh's elements (never with nearest-neighbor)."""
+        """Whether a mapping of the run needs the mesh's elements (projections, cells, scaled constraints)."""
     def set_mesh_vertex(self, mesh_name: _Name, position: _Floats) -> int:
         """One vertex; returns its id."""
     def get_mesh_vertex_size(self, mesh_name: _Name) -> int:

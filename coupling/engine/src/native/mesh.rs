@@ -14,7 +14,6 @@ pub struct Connectivity {
     pub tetrahedra: Vec<[usize; 4]>,
 }
 
-#[allow(dead_code)]
 impl Connectivity {
     /// True when the mesh has no elements at all.
     pub fn is_empty(&self) -> bool {
@@ -23,7 +22,6 @@ impl Connectivity {
 }
 
 /// Vertices of one mesh used by this participant, with its elements.
-#[allow(dead_code)] // `connectivity` and `vertex` are filled and read by the mapping work under way.
 #[derive(Debug, Clone)]
 pub struct MeshState {
     /// Spatial dimension, 2 or 3.

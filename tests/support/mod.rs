@@ -53,9 +53,12 @@ pub const A_INF_BAR: f64 = 0.5;
 /// up to date, rather than a stale copy or one of another profile (or one on PATH). Returns that
 /// folder; panics naming a program that is still missing.
 ///
-/// `cargo build` is always run (it does nothing when they are up to date), with the features the
-/// test build gave the libraries (`tidelink-adapter-core/testing`, and `precice` everywhere when
-/// this test is built with the feature), so it reuses those libraries instead of building others.
+/// They are built by `cargo test --workspace --no-run`, the build `scripts/test.sh` has just
+/// done: with the same packages and features, cargo finds every library and program up to date
+/// and does nothing. (A `cargo build -p …` resolves the dependencies' features without the
+/// dev-dependencies and rebuilt nalgebra, serde, clap and everything above them: minutes.) The
+/// Python suite builds its Rust programs the same way (bindings/python/tests/support.py). When
+/// this test is built with the feature `precice`, the programs get it too.
 #[allow(dead_code)]
 pub fn participant_programs(bins: &[(&str, &str)]) -> PathBuf {
     let tidelink = Path::new(env!("CARGO_BIN_EXE_tidelink"));
@@ -71,7 +74,7 @@ pub fn participant_programs(bins: &[(&str, &str)]) -> PathBuf {
         _ => (above, None),
     };
     let mut cargo = Command::new(env!("CARGO"));
-    cargo.arg("build").arg("--target-dir").arg(target_dir);
+    cargo.args(["test", "--workspace", "--no-run", "--quiet", "--target-dir"]).arg(target_dir);
     match profile_dir {
         "debug" => {}
         "release" => {
@@ -84,16 +87,11 @@ pub fn participant_programs(bins: &[(&str, &str)]) -> PathBuf {
     if let Some(t) = triple {
         cargo.args(["--target", t]);
     }
-    for (package, bin) in bins {
-        cargo.args(["-p", package, "--bin", bin]);
-    }
-    let mut features = vec!["tidelink-adapter-core/testing".to_string()];
     if cfg!(feature = "precice") {
-        // Only the packages built here may be named (cargo refuses a feature of another one).
-        features.push("tidelink-adapter-core/precice".into());
+        let mut features = vec!["tidelink-adapter-core/precice".to_string()];
         features.extend(bins.iter().map(|(package, _)| format!("{package}/precice")));
+        cargo.arg("--features").arg(features.join(","));
     }
-    cargo.arg("--features").arg(features.join(","));
     let status = cargo.status().unwrap_or_else(|e| panic!("cannot run {:?}: {e}", cargo));
     assert!(status.success(), "{cargo:?} failed ({status})");
     for (package, bin) in bins {

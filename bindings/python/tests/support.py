@@ -27,15 +27,24 @@ def target_dir():
     return os.environ.get("CARGO_TARGET_DIR", os.path.join(REPO, "target"))
 
 
-def rust_program(relative, build_args):
-    """The Rust program at target/debug/`relative`, built with `cargo build <build_args>` if
-    cargo is there (it does nothing when up to date); skips the test when it cannot be had."""
+_built = False
+
+
+def rust_program(relative):
+    """The Rust program at target/debug/`relative`, built if cargo is there; skips the test when
+    it cannot be had. Built by `cargo test --workspace --no-run`, the build scripts/test.sh has
+    just done, so that cargo finds everything up to date (a `cargo build -p …` resolves the
+    dependencies' features otherwise and rebuilds most of them); the root tests do the same
+    (tests/support: participant_programs)."""
+    global _built
     path = os.path.join(target_dir(), "debug", relative)
     cargo = shutil.which("cargo")
-    if cargo:
-        r = subprocess.run([cargo, "build", "-q", *build_args], cwd=REPO, capture_output=True, text=True)
+    if cargo and not _built:
+        args = ["test", "--workspace", "--no-run", "-q"]
+        r = subprocess.run([cargo, *args], cwd=REPO, capture_output=True, text=True)
         if r.returncode != 0:
-            raise AssertionError(f"cargo build {' '.join(build_args)} failed:\n{r.stderr}")
+            raise AssertionError(f"cargo {' '.join(args)} failed:\n{r.stderr}")
+        _built = True
     if not os.path.isfile(path):
         raise unittest.SkipTest(f"{path} is missing and cargo is not on PATH to build it")
     return path

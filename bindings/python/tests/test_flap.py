@@ -19,12 +19,7 @@ def flap_case(test):
 
 def programs():
     """tidelink-flap and tidelink-stream, built."""
-    # The features the root tests build these programs with (tests/support: participant_programs),
-    # so that the suite reuses what `cargo test` built.
-    build = ["-p", "tidelink-mbs", "--bin", "tidelink-flap", "-p", "tidelink-buoyancy", "--bin", "tidelink-stream"]
-    build += ["--features", "tidelink-adapter-core/testing"]
-    support.rust_program("tidelink-flap", build)
-    return support.rust_program("tidelink-flap", []), support.rust_program("tidelink-stream", [])
+    return support.rust_program("tidelink-flap"), support.rust_program("tidelink-stream")
 
 
 class PythonFluid(unittest.TestCase):

@@ -32,9 +32,7 @@ def run_pair(test, window, left, right):
 
 def rust_oscillator():
     """coupling/engine/examples/oscillator.rs, built."""
-    return support.rust_program(
-        os.path.join("examples", "oscillator"), ["-p", "tidelink-coupling", "--example", "oscillator", "--features", "testing"]
-    )
+    return support.rust_program(os.path.join("examples", "oscillator"))
 
 
 def max_error(csvs):

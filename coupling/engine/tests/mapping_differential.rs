@@ -20,7 +20,7 @@
 mod cases;
 mod common;
 
-use cases::{cases, linear, play_a, play_b, smooth, xml};
+use cases::{cases, play_a, play_b, xml, LINEAR, SMOOTH};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -44,8 +44,8 @@ fn mapping_participant_process() {
     let backend: Backend = backend.parse().unwrap_or_else(|e| panic!("{e}"));
     let case = cases().into_iter().find(|c| c.name == name).expect("known case");
     let played = coupling::open(backend, &me, Path::new(&config)).and_then(|mut p| match me.as_str() {
-        "A" if std::env::var("TL_MAP_FIELD").is_ok_and(|f| f == "linear") => play_a(p.as_mut(), &case, linear),
-        "A" => play_a(p.as_mut(), &case, smooth),
+        "A" if std::env::var("TL_MAP_FIELD").is_ok_and(|f| f == "linear") => play_a(p.as_mut(), &case, LINEAR),
+        "A" => play_a(p.as_mut(), &case, SMOOTH),
         _ => play_b(p.as_mut(), &case),
     });
     let text = match played {

@@ -145,6 +145,14 @@ impl CouplingData for NativeParticipant {
         NativeParticipant::requires_mesh_connectivity_for(self, mesh)
     }
 
+    fn requires_gradient_data_for(&self, mesh: &str, data: &str) -> Result<bool> {
+        NativeParticipant::requires_gradient_data_for(self, mesh, data)
+    }
+
+    fn write_gradient_data(&mut self, mesh: &str, data: &str, ids: &[VertexId], gradients: &[f64]) -> Result<()> {
+        NativeParticipant::write_gradient_data(self, mesh, data, ids, gradients)
+    }
+
     fn set_mesh_edges(&mut self, mesh: &str, ids: &[VertexId]) -> Result<()> {
         self.set_mesh_elements(mesh, super::Element::Edge, ids)
     }

@@ -505,8 +505,10 @@ impl Participant {
         };
         let ids = ids_of(vertex_ids)?;
         let expected = size * self.dims(py, &mesh)? * self.data_dims(py, &mesh, &data)?;
-        if g.len()? != expected {
-            return Err(assertion(format!("Dimension of gradient data provided in write_gradient_data does not match problem definition. Check length of input data provided. Provided size: {}, expected size: {expected}", g.len()?)));
+        // pyprecice compares the flattened size.
+        let flat = g.as_array().len();
+        if flat != expected {
+            return Err(assertion(format!("Dimension of gradient data provided in write_gradient_data does not match problem definition. Check length of input data provided. Provided size: {flat}, expected size: {expected}")));
         }
         if ids.len() != size {
             return Err(assertion(format!("Vertex IDs are of incorrect length in write_gradient_data. Check length of vertex ids input. Provided size: {}, expected size: {size}", ids.len())));

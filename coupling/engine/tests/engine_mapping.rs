@@ -9,6 +9,8 @@
 #[path = "mapping/cases.rs"]
 mod cases;
 mod common;
+#[path = "mapping/gradient.rs"]
+mod gradient;
 
 use common::*;
 
@@ -141,107 +143,33 @@ fn every_method_keeps_the_total_force_and_the_exact_ones_reproduce_linear_fields
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// B (second, measuring) writes T = f(t, x) = t (1 + 2x − 3y) at every half-window step with
-/// its gradient t (2, −3), and initial data T₀ = 5 + x with gradient (1, 0); A reads T on its
-/// own vertices through nearest-neighbor-gradient, sub-steps exchanged, in a serial-implicit
-/// window of two iterations with constant relaxation ω = ½ on T.
-const GRADIENT_IMPLICIT: &str = r#"<?xml version="1.0"?>
-<precice-configuration experimental="true">
-  <data:scalar name="T" waveform-degree="1"/>
-  <data:scalar name="S"/>
-  <mesh name="A-Mesh" dimensions="2"><use-data name="T"/><use-data name="S"/></mesh>
-  <mesh name="B-Mesh" dimensions="2"><use-data name="T"/><use-data name="S"/></mesh>
-  <participant name="A">
-    <provide-mesh name="A-Mesh"/>
-    <receive-mesh name="B-Mesh" from="B"/>
-    <write-data name="S" mesh="A-Mesh"/>
-    <read-data name="T" mesh="A-Mesh"/>
-    <mapping:nearest-neighbor-gradient direction="read" from="B-Mesh" to="A-Mesh" constraint="consistent"/>
-  </participant>
-  <participant name="B">
-    <provide-mesh name="B-Mesh"/>
-    <receive-mesh name="A-Mesh" from="A"/>
-    <write-data name="T" mesh="B-Mesh"/>
-    <read-data name="S" mesh="B-Mesh"/>
-    <mapping:nearest-neighbor direction="read" from="A-Mesh" to="B-Mesh" constraint="consistent"/>
-  </participant>
-  <m2n:sockets acceptor="A" connector="B" exchange-directory="{dir}"/>
-  <coupling-scheme:serial-implicit>
-    <participants first="A" second="B"/>
-    <max-time value="1"/>
-    <time-window-size value="1"/>
-    <max-iterations value="2"/>
-    <exchange data="S" mesh="A-Mesh" from="A" to="B"/>
-    <exchange data="T" mesh="B-Mesh" from="B" to="A" substeps="true" initialize="true"/>
-    <relative-convergence-measure data="T" mesh="B-Mesh" limit="1e-14"/>
-    <acceleration:constant><relaxation value="0.5"/></acceleration:constant>
-  </coupling-scheme:serial-implicit>
-</precice-configuration>
-"#;
-
-/// A's vertices; B's (0.25, 0.5) and (1.5, −0.5) are the nearest to one each, on neither.
-const A_VERTICES: [f64; 4] = [0.0, 0.0, 1.0, 0.0];
-const B_VERTICES: [f64; 4] = [0.25, 0.5, 1.5, -0.5];
-
 #[test]
 fn nearest_neighbor_gradient_carries_initial_data_substeps_and_relaxed_gradients() {
-    let f = |t: f64, x: &[f64]| t * (1.0 + 2.0 * x[0] - 3.0 * x[1]);
-    let f0 = |x: &[f64]| 5.0 + x[0];
-    let case = temp_case(GRADIENT_IMPLICIT);
+    use gradient::{field, initial, play_a, play_b, A_VERTICES, XML};
+    let case = temp_case(XML);
     let (ca, cb) = (cfg(&case), cfg(&case));
     let (a, _) = run2(
         move || {
-            let mut a = open_at(&ca, "A", Some(&A_VERTICES));
+            let mut a = opened(&ca, "A").unwrap();
             assert!(!a.requires_gradient_data_for("A-Mesh", "T").unwrap(), "A reads T");
             assert!(!a.requires_gradient_data_for("A-Mesh", "S").unwrap(), "S is mapped without gradients");
-            a.initialize().unwrap();
-            // (iteration, t, T at A's two vertices) at every step end.
-            let mut reads = Vec::new();
-            let (mut t, mut iteration) = (0.0, 1);
-            while a.is_coupling_ongoing().unwrap() {
-                a.requires_writing_checkpoint().unwrap();
-                let mut v = [0.0; 2];
-                a.read_data("A-Mesh", "T", &[0, 1], 0.5, &mut v).unwrap();
-                reads.push((iteration, t + 0.5, v));
-                a.write_data("A-Mesh", "S", &[0, 1], &[1.0, 1.0]).unwrap();
-                a.advance(0.5).unwrap();
-                t += 0.5;
-                if a.requires_reading_checkpoint().unwrap() {
-                    (t, iteration) = (0.0, iteration + 1);
-                }
-            }
-            a.finalize().unwrap();
-            reads
+            play_a(&mut a).unwrap()
         },
         move || {
-            let mut b = open_at(&cb, "B", Some(&B_VERTICES));
+            let mut b = opened(&cb, "B").unwrap();
             assert!(b.requires_gradient_data_for("B-Mesh", "T").unwrap(), "A maps B's T by its gradients");
-            assert!(b.requires_initial_data().unwrap());
-            let at = |k: usize| &B_VERTICES[2 * k..2 * k + 2];
-            b.write_data("B-Mesh", "T", &[0, 1], &[f0(at(0)), f0(at(1))]).unwrap();
-            b.write_gradient_data("B-Mesh", "T", &[0, 1], &[1.0, 0.0, 1.0, 0.0]).unwrap();
-            b.initialize().unwrap();
-            let mut t = 0.0;
-            while b.is_coupling_ongoing().unwrap() {
-                b.requires_writing_checkpoint().unwrap();
-                let end = t + 0.5;
-                b.write_data("B-Mesh", "T", &[0, 1], &[f(end, at(0)), f(end, at(1))]).unwrap();
-                b.write_gradient_data("B-Mesh", "T", &[0, 1], &[2.0 * end, -3.0 * end, 2.0 * end, -3.0 * end]).unwrap();
-                b.advance(0.5).unwrap();
-                t = if b.requires_reading_checkpoint().unwrap() { 0.0 } else { end };
-            }
-            b.finalize().unwrap();
-            vec![]
+            play_b(&mut b).unwrap()
         },
     );
     let at = |k: usize| &A_VERTICES[2 * k..2 * k + 2];
-    assert_eq!(a.len(), 4, "two iterations of two steps: {a:?}");
-    for (iteration, t, v) in a {
-        for (k, got) in v.iter().enumerate() {
+    assert_eq!(a.len(), 4 * 4, "two iterations of two steps, four numbers each: {a:?}");
+    for r in a.chunks_exact(4) {
+        let (iteration, t) = (r[0], r[1]);
+        for (k, got) in r[2..].iter().enumerate() {
             // Iteration 1 reads the initial data (with its own gradient); iteration 2 the
             // first iteration's sub-steps relaxed by ½ — values and gradients alike, so the
             // relaxed field is linear with the relaxed gradient, mapped exactly.
-            let want = if iteration == 1 { f0(at(k)) } else { 0.5 * f(t, at(k)) + 0.5 * f0(at(k)) };
+            let want = if iteration == 1.0 { initial(at(k)) } else { 0.5 * field(t, at(k)) + 0.5 * initial(at(k)) };
             // O(1) values: a few ulps of round-off.
             close(format!("iteration {iteration}, t = {t}, A's vertex {k}"), *got, want);
         }

@@ -224,8 +224,15 @@ impl NativeParticipant {
     /// ([`write_gradient_data`](Self::write_gradient_data)): it writes the datum, and a
     /// nearest-neighbor-gradient mapping of this run (its own write mapping, or a read mapping
     /// of a participant that receives the mesh) maps it from there. Data it reads never do.
+    ///
+    /// As libprecice, the datum's name is checked against every mesh of the participant (a
+    /// datum on a received mesh this participant does not exchange is `false`, not an error).
     pub fn requires_gradient_data_for(&self, mesh: &str, data: &str) -> Result<bool> {
-        self.get_data_dimensions(mesh, data)?;
+        self.mesh(mesh)?;
+        let uses = |m: &str| self.cfg.mesh(m).is_some_and(|d| d.use_data.iter().any(|u| u == data));
+        if !self.store.meshes.keys().any(|m| uses(m)) {
+            return Err(self.data_error(mesh, data));
+        }
         Ok(self.write_keys.contains(&DataKey::new(mesh, data)) && self.cfg.needs_gradients(mesh, data))
     }
 

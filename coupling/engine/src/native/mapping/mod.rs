@@ -214,6 +214,32 @@ mod tests {
     }
 
     #[test]
+    fn nearest_neighbor_gradient_is_consistent_or_scaled_and_the_scaling_follows_the_gradients() {
+        use MappingConstraint::*;
+        let from = grid_surface(4, 4, |x, y| [x, y, 0.0]);
+        let to = grid_surface(3, 5, |x, y| [0.9 * x + 0.05, 0.9 * y + 0.05, 0.0]);
+        // T = 1 + x + 2y with its gradient (1, 2, 0) at every input vertex.
+        let values: Vec<f64> = from.coords.chunks(3).map(|p| 1.0 + p[0] + 2.0 * p[1]).collect();
+        let gradients: Vec<f64> = (0..16).flat_map(|_| [1.0, 2.0, 0.0]).collect();
+        let nng = build(&decl(MappingMethod::NearestNeighborGradient, Consistent), &from, &to).unwrap();
+        let consistent = nng.map_with_gradients(&values, &gradients, 1);
+        let exact: Vec<f64> = to.coords.chunks(3).map(|p| 1.0 + p[0] + 2.0 * p[1]).collect();
+        assert_close(&consistent, &exact, 1e-14);
+        // Scaled: the consistent result with the gradients, times ∫ input / ∫ output.
+        let scaled = build(&decl(MappingMethod::NearestNeighborGradient, ScaledConsistentSurface), &from, &to).unwrap();
+        let got = scaled.map_with_gradients(&values, &gradients, 1);
+        let measure =
+            |m: &MeshState, v: &[f64]| integrate::integrate(&integrate::vertex_weights(m, Measure::Surface), v, 1)[0];
+        let factor = measure(&from, &values) / measure(&to, &consistent);
+        let want: Vec<f64> = consistent.iter().map(|v| v * factor).collect();
+        assert_close(&got, &want, 1e-13);
+        assert!((measure(&to, &got) - measure(&from, &values)).abs() < 1e-13);
+        // Conservative: refused (the configuration refuses it first, with libprecice's words).
+        let err = build(&decl(MappingMethod::NearestNeighborGradient, Conservative), &from, &to).err().unwrap();
+        assert!(err.to_string().contains("nearest-neighbor-gradient maps consistently"), "{err}");
+    }
+
+    #[test]
     fn nearest_neighbor_refuses_an_empty_searched_mesh() {
         let err = build(
             &decl(MappingMethod::NearestNeighbor, MappingConstraint::Consistent),

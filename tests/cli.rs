@@ -420,6 +420,34 @@ fn check_takes_a_precice_configuration_alone() {
     let o = tidelink(&["check", "--backend", "precice"], &cfg);
     assert!(o.status.success(), "{}", text(&o));
 
+    // Nearest-neighbor-gradient runs on the native engine (both backends accept it); the
+    // conservative form is refused by preCICE's rules, with its words, on both.
+    let nng = XML.replace(
+        r#"<mapping:nearest-neighbor direction="read""#,
+        r#"<mapping:nearest-neighbor-gradient direction="read""#,
+    );
+    assert!(nng.contains("nearest-neighbor-gradient"));
+    case.write("nng.xml", &nng);
+    let t = tidelink_ok(&["check"], &case.file("nng.xml"));
+    assert!(t.contains("no errors (0 warning(s))"), "{t}");
+    case.write(
+        "nng-conservative.xml",
+        &nng.replace(
+            r#"<mapping:nearest-neighbor direction="write""#,
+            r#"<mapping:nearest-neighbor-gradient direction="write""#,
+        ),
+    );
+    let conservative = case.file("nng-conservative.xml");
+    for backend in ["native", "precice"] {
+        let t = tidelink_err(&["check", "--backend", backend], &conservative);
+        assert_error_at(
+            &t,
+            &conservative,
+            21,
+            "Nearest-neighbor-gradient mapping is not implemented using a \"conservative\" constraint.",
+        );
+    }
+
     // --backend is for a file alone; `run` needs a case.
     let t = text(&tidelink(&["check", "--backend", "native"], case.path()));
     assert!(t.contains("--backend applies to a preCICE configuration checked alone"), "{t}");

@@ -222,6 +222,20 @@ impl tidelink_adapter_core::coupling::CouplingData for ScriptedCoupling {
     fn requires_mesh_connectivity_for(&self, mesh: &str) -> CouplingResult<bool> {
         Ok(self.connectivity.contains(mesh))
     }
+    /// No scripted mapping reads gradients.
+    fn requires_gradient_data_for(&self, _: &str, _: &str) -> CouplingResult<bool> {
+        Ok(false)
+    }
+    /// Ignored, as a participant ignores gradients nothing requires.
+    fn write_gradient_data(
+        &mut self,
+        _: &str,
+        _: &str,
+        _: &[tidelink_adapter_core::coupling::VertexId],
+        _: &[f64],
+    ) -> CouplingResult<()> {
+        Ok(())
+    }
     fn set_mesh_edges(&mut self, _: &str, _: &[tidelink_adapter_core::coupling::VertexId]) -> CouplingResult<()> {
         Err(tidelink_adapter_core::coupling::CouplingError::new("ScriptedCoupling keeps triangles only"))
     }

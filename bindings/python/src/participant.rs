@@ -469,7 +469,9 @@ impl Participant {
         array(py, v, &[n])
     }
 
-    /// Gradient data: refused (no native mapping reads gradients).
+    /// Writes gradients at `vertex_ids`: an [N x D] array, D = mesh dimensions × data
+    /// dimensions, each row a vertex's partial derivatives, component by component
+    /// (d/dx, d/dy[, d/dz] of the first component, then of the next). pyprecice's checks, then the engine's.
     fn write_gradient_data(
         &mut self,
         py: Python<'_>,
@@ -478,15 +480,44 @@ impl Participant {
         vertex_ids: &Bound<'_, PyAny>,
         gradients: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
+        let (mesh, data) = (text(mesh_name)?, text(data_name)?);
         check_array_like(vertex_ids, "vertex_ids", "write_gradient_data")?;
         check_array_like(gradients, "gradients", "write_gradient_data")?;
-        let (ids, g) = (ids_of(vertex_ids)?, floats(gradients)?);
-        self.inner
-            .write_gradient_data(&text(mesh_name)?, &text(data_name)?, &ids, g.as_slice()?)
-            .map_err(|e| to_py(py, e))
+        let g = floats(gradients)?;
+        let sh = shape(&g);
+        let size = if sh.first().copied().unwrap_or(0) == 0 {
+            0
+        } else {
+            // pyprecice unpacks `size, dimensions = gradients.shape`.
+            if sh.len() != 2 {
+                let msg = if sh.len() < 2 {
+                    format!("not enough values to unpack (expected 2, got {})", sh.len())
+                } else {
+                    "too many values to unpack (expected 2)".to_string()
+                };
+                return Err(pyo3::exceptions::PyValueError::new_err(msg));
+            }
+            let expected = self.dims(py, &mesh)? * self.data_dims(py, &mesh, &data)?;
+            if sh[1] != expected {
+                return Err(assertion(format!("Dimensions of vector data in write_gradient_data does not match with dimensions in problem definition. Provided dimensions: {}, expected dimensions: {expected}", sh[1])));
+            }
+            sh[0]
+        };
+        let ids = ids_of(vertex_ids)?;
+        let expected = size * self.dims(py, &mesh)? * self.data_dims(py, &mesh, &data)?;
+        // pyprecice compares the flattened size.
+        let flat = g.as_array().len();
+        if flat != expected {
+            return Err(assertion(format!("Dimension of gradient data provided in write_gradient_data does not match problem definition. Check length of input data provided. Provided size: {flat}, expected size: {expected}")));
+        }
+        if ids.len() != size {
+            return Err(assertion(format!("Vertex IDs are of incorrect length in write_gradient_data. Check length of vertex ids input. Provided size: {}, expected size: {size}", ids.len())));
+        }
+        self.inner.write_gradient_data(&mesh, &data, &ids, g.as_slice()?).map_err(|e| to_py(py, e))
     }
 
-    /// True when data `data_name` on `mesh_name` needs gradients (never with the native engine).
+    /// True when this participant writes `data_name` on `mesh_name` and a
+    /// nearest-neighbor-gradient mapping of the run needs its gradients.
     fn requires_gradient_data_for(
         &self,
         py: Python<'_>,

@@ -178,3 +178,11 @@ EXPLICIT_XML = """<?xml version="1.0"?>
   </coupling-scheme:serial-explicit>
 </precice-configuration>
 """
+
+
+# EXPLICIT_XML with B mapping by nearest-neighbor-gradient (A is then asked for the gradients of
+# Heat and Flow on A-Mesh); gradient writes are experimental API in preCICE.
+GRADIENT_XML = EXPLICIT_XML.replace("<precice-configuration>", '<precice-configuration experimental="true">').replace(
+    "mapping:nearest-neighbor ", "mapping:nearest-neighbor-gradient "
+)
+assert "nearest-neighbor-gradient" in GRADIENT_XML and 'experimental="true"' in GRADIENT_XML

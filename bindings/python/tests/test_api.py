@@ -97,10 +97,34 @@ class Api(unittest.TestCase):
         b = self.participant("B")
         self.assertEngineError("misuse", "does not provide Mesh", b.set_mesh_edge, "A-Mesh", 0, 1)
 
+    def test_gradients_are_required_of_the_writer_and_taken_in_pyprecice_s_shapes(self):
+        case = support.Case(self, support.GRADIENT_XML)
+        a = precice.Participant("A", case.config, 0, 1)
+        b = precice.Participant("B", case.config, 0, 1)
+        self.assertTrue(a.requires_gradient_data_for("A-Mesh", "Heat"))
+        self.assertTrue(a.requires_gradient_data_for("A-Mesh", "Flow"))
+        self.assertFalse(b.requires_gradient_data_for("B-Mesh", "Heat"), "read data never require gradients")
+        ids = a.set_mesh_vertices("A-Mesh", np.array([[0.0, 0.0], [1.0, 0.0]]))
+        # (N, mesh dims x data dims): 2 for scalar data in 2D, 4 for vector data; lists too.
+        a.write_gradient_data("A-Mesh", "Heat", ids, np.array([[1.0, 2.0], [3.0, 4.0]]))
+        a.write_gradient_data("A-Mesh", "Flow", ids, [[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]])
+        a.write_gradient_data("A-Mesh", "Heat", [], np.zeros((0, 2)))
+        with self.assertRaises(ValueError):
+            a.write_gradient_data("A-Mesh", "Heat", ids, np.array([1.0, 2.0, 3.0, 4.0]))
+        with self.assertRaises(AssertionError):
+            a.write_gradient_data("A-Mesh", "Flow", ids, np.zeros((2, 2)))
+        with self.assertRaises(AssertionError):
+            a.write_gradient_data("A-Mesh", "Heat", [0], np.zeros((2, 2)))
+        with self.assertRaises(TypeError):
+            a.write_gradient_data("A-Mesh", "Heat", ids, 1.0)
+        self.assertEngineError("misuse", "invalid Vertex ID at vertices[1]", a.write_gradient_data, "A-Mesh", "Heat", [0, 7], np.zeros((2, 2)))
+        self.assertEngineError("misuse", "does not use data \"Heat\" via mesh \"B-Mesh\", but attempted to write it", b.write_gradient_data, "B-Mesh", "Heat", [0], [[1.0, 2.0]])
+        self.assertEngineError("misuse", "is unknown to preCICE", a.requires_gradient_data_for, "Nope", "Heat")
+
     def test_refused_features_raise_the_engine_s_reason(self):
         b = self.participant("B")
         self.assertFalse(b.requires_gradient_data_for("B-Mesh", "Heat"))
-        self.assertEngineError("misuse", "nearest-neighbor-gradient", b.write_gradient_data, "B-Mesh", "Heat", [0], [[1.0, 2.0]])
+        self.assertEngineError("misuse", "part of the experimental API", b.write_gradient_data, "B-Mesh", "Heat", [0], [[1.0, 2.0]])
         self.assertEngineError("misuse", "api-access", b.set_mesh_access_region, "A-Mesh", [0.0, 1.0, 0.0, 1.0])
         with self.assertRaises(AssertionError):
             b.set_mesh_access_region("A-Mesh", [0.0, 1.0])

@@ -17,6 +17,10 @@ def long_oscillator(test):
     return support.Case(test, xml)
 
 
+# B's vertices in scripts/gradient.py: none on one of A's, each nearest a different one.
+B_POINTS = [(0.3, 0.4), (1.2, -0.3), (2.4, 0.1)]
+
+
 def wait_for_line(proc, *fragments):
     """Reads the process's stderr until a line contains one of `fragments`; returns what was read."""
     seen = []
@@ -48,6 +52,26 @@ class ExplicitPair(unittest.TestCase):
                 self.assertEqual(r["flow"][j][1], -float(i))
                 self.assertAlmostEqual(r["flow"][j][0], t, places=12)
 
+
+    def test_with_gradients_b_reads_a_s_linear_fields_exactly_between_a_s_vertices(self):
+        case = support.Case(self, support.GRADIENT_XML)
+        out = case.path("b.jsonl")
+        support.expect_success(
+            self,
+            support.finish(
+                case.python("gradient.py", "A", case.config), case.python("gradient.py", "B", case.config, "--output", out)
+            ),
+        )
+        with open(out) as f:
+            rows = [json.loads(line) for line in f]
+        self.assertEqual(len(rows), 10, "ten windows of 0.1 s")
+        for k, r in enumerate(rows):
+            t = 0.1 * (k + 1)
+            for (x, y), heat, flow in zip(B_POINTS, r["heat"], r["flow"]):
+                # Values of order 1: a few ulps of round-off in value + gradient · offset.
+                self.assertAlmostEqual(heat, t * (1 + 2 * x - 3 * y), delta=1e-14)
+                self.assertAlmostEqual(flow[0], t * x + y, delta=1e-14)
+                self.assertAlmostEqual(flow[1], 2 * x - t * y, delta=1e-14)
 
     def test_a_watch_point_follows_the_nearest_vertex_in_libprecice_s_table_format(self):
         xml = support.EXPLICIT_XML.replace(

@@ -200,7 +200,16 @@ fn mapping(cfg: &PreciceConfig, p: &ParticipantDecl, m: &MappingDecl, out: &mut 
     }
     basis_functions(m, &tag, out);
     if m.method == MappingMethod::NearestNeighborGradient && m.constraint == MappingConstraint::Conservative {
-        err(out, "Nearest-neighbor-gradient mapping is not implemented using a \"conservative\" constraint. Use constraint=\"consistent\".".into());
+        // libprecice's words (MappingConfiguration.cpp), its stray space included.
+        err(out, "Nearest-neighbor-gradient mapping is not implemented using a \"conservative\" constraint. Please select constraint=\" consistent\" or a different mapping method.".into());
+    }
+    if m.method == MappingMethod::NearestNeighborGradient
+        && matches!(
+            m.constraint,
+            MappingConstraint::ScaledConsistentSurface | MappingConstraint::ScaledConsistentVolume
+        )
+    {
+        out.warning(m.loc.clone(), "The scaled-consistent mapping hasn't been specifically tested with nearest-neighbor-gradient. Please avoid using it or choose another mapping method.");
     }
     if m.method == MappingMethod::NearestProjection && m.constraint == MappingConstraint::ScaledConsistentVolume {
         err(out, "The constraint \"scaled-consistent-volume\" is not available for nearest-projection mapping. Use scaled-consistent-surface or another method.".into());

@@ -53,6 +53,15 @@ pub trait CouplingData {
     /// Registers tetrahedra (flat vertex ids, four per tetrahedron) on a provided 3D mesh:
     /// the cells of a volume.
     fn set_mesh_tetrahedra(&mut self, mesh: &str, ids: &[VertexId]) -> Result<()>;
+    /// Whether the solver must write the gradients of `data` on `mesh` with
+    /// [`write_gradient_data`](Self::write_gradient_data): it writes the datum and a
+    /// nearest-neighbor-gradient mapping of the run maps it from that mesh.
+    fn requires_gradient_data_for(&self, mesh: &str, data: &str) -> Result<bool>;
+    /// Writes gradients for the current step (flat: per vertex of `ids`, per component of the
+    /// datum, its partial derivatives along the mesh's axes); ignored unless
+    /// [`requires_gradient_data_for`](Self::requires_gradient_data_for). Experimental in
+    /// preCICE: the configuration needs `experimental="true"`.
+    fn write_gradient_data(&mut self, mesh: &str, data: &str, ids: &[VertexId], gradients: &[f64]) -> Result<()>;
     /// Samples `data` at `relative_read_time` after the participant's current time.
     fn read_data(
         &mut self,

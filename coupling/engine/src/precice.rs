@@ -127,6 +127,14 @@ impl CouplingData for PreciceParticipant {
         self.get_mut()?.set_mesh_edges(mesh, ids).map_err(lib)
     }
 
+    fn requires_gradient_data_for(&self, mesh: &str, data: &str) -> Result<bool> {
+        self.get()?.requires_gradient_data_for(mesh, data).map_err(lib)
+    }
+
+    fn write_gradient_data(&mut self, mesh: &str, data: &str, ids: &[VertexId], gradients: &[f64]) -> Result<()> {
+        self.get_mut()?.write_gradient_data(mesh, data, ids, gradients).map_err(lib)
+    }
+
     /// Element by element: the crate's plural call (3.4.0) passes the ids to libprecice's
     /// `setMeshEdges` instead of `setMeshTriangles` (see [`elements`]).
     fn set_mesh_triangles(&mut self, mesh: &str, ids: &[VertexId]) -> Result<()> {

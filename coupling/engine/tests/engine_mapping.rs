@@ -9,6 +9,8 @@
 #[path = "mapping/cases.rs"]
 mod cases;
 mod common;
+#[path = "mapping/gradient.rs"]
+mod gradient;
 
 use common::*;
 
@@ -74,7 +76,7 @@ fn a21_nearest_neighbor_consistent_and_conservative() {
     }
 }
 
-use cases::{cases, force, linear, play_a, play_b, xml, Case};
+use cases::{cases, force, linear, linear_vector, play_a, play_b, xml, Case, LINEAR};
 use std::time::Duration;
 
 /// Runs `case` with the linear field; (T read by B, F read by A), or what failed.
@@ -83,7 +85,7 @@ fn run(case: &Case) -> Result<(Vec<f64>, Vec<f64>), String> {
     let (ca, cb) = (cfg(&tc), cfg(&tc));
     let (a, b) = (case_clone(case), case_clone(case));
     let (f, t) = run2(
-        move || opened(&ca, "A").and_then(|mut p| play_a(&mut p, &a, linear)).map_err(|e| format!("A: {e}")),
+        move || opened(&ca, "A").and_then(|mut p| play_a(&mut p, &a, LINEAR)).map_err(|e| format!("A: {e}")),
         move || opened(&cb, "B").and_then(|mut p| play_b(&mut p, &b)).map_err(|e| format!("B: {e}")),
     );
     Ok((t?, f?))
@@ -120,6 +122,15 @@ fn every_method_keeps_the_total_force_and_the_exact_ones_reproduce_linear_fields
             }
         }
         let dim = case.a.dim;
+        if case.consistent_write {
+            // B's linear vector field at A's vertices (none of them one of B's points): the
+            // same round-off as T above.
+            let exact = (0..case.a.len() * dim).map(|k| linear_vector(case.a.vertex(k / dim), k % dim));
+            let worst = f.iter().zip(exact).map(|(x, e)| (x - e).abs()).fold(0.0, f64::max);
+            if worst > 1e-9 {
+                failures.push(format!("{}: linear vector field off by {worst:e} at A's vertices", case.name));
+            }
+        }
         for c in (0..dim).filter(|_| case.conserves_sum) {
             let written: f64 = (0..case.b.len()).map(|i| force(i, c)).sum();
             let arrived: f64 = f.iter().skip(c).step_by(dim).sum();
@@ -130,4 +141,37 @@ fn every_method_keeps_the_total_force_and_the_exact_ones_reproduce_linear_fields
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn nearest_neighbor_gradient_carries_initial_data_substeps_and_relaxed_gradients() {
+    use gradient::{field, initial, play_a, play_b, A_VERTICES, XML};
+    let case = temp_case(XML);
+    let (ca, cb) = (cfg(&case), cfg(&case));
+    let (a, _) = run2(
+        move || {
+            let mut a = opened(&ca, "A").unwrap();
+            assert!(!a.requires_gradient_data_for("A-Mesh", "T").unwrap(), "A reads T");
+            assert!(!a.requires_gradient_data_for("A-Mesh", "S").unwrap(), "S is mapped without gradients");
+            play_a(&mut a).unwrap()
+        },
+        move || {
+            let mut b = opened(&cb, "B").unwrap();
+            assert!(b.requires_gradient_data_for("B-Mesh", "T").unwrap(), "A maps B's T by its gradients");
+            play_b(&mut b).unwrap()
+        },
+    );
+    let at = |k: usize| &A_VERTICES[2 * k..2 * k + 2];
+    assert_eq!(a.len(), 4 * 4, "two iterations of two steps, four numbers each: {a:?}");
+    for r in a.chunks_exact(4) {
+        let (iteration, t) = (r[0], r[1]);
+        for (k, got) in r[2..].iter().enumerate() {
+            // Iteration 1 reads the initial data (with its own gradient); iteration 2 the
+            // first iteration's sub-steps relaxed by ½ — values and gradients alike, so the
+            // relaxed field is linear with the relaxed gradient, mapped exactly.
+            let want = if iteration == 1.0 { initial(at(k)) } else { 0.5 * field(t, at(k)) + 0.5 * initial(at(k)) };
+            // O(1) values: a few ulps of round-off.
+            close(format!("iteration {iteration}, t = {t}, A's vertex {k}"), *got, want);
+        }
+    }
 }

@@ -103,9 +103,10 @@ class Participant:
     ) -> npt.NDArray[np.float64]:
         """Just-in-time mapping: refused by the native engine."""
     def write_gradient_data(self, mesh_name: _Name, data_name: _Name, vertex_ids: _Ids, gradients: _Floats) -> None:
-        """Gradient data: refused by the native engine."""
+        """Gradients at ``vertex_ids``, shape (N, mesh dims x data dims): per row, d/dx, d/dy[, d/dz] of each
+        component in turn. Ignored unless required; needs ``experimental="true"`` in the configuration."""
     def requires_gradient_data_for(self, mesh_name: _Name, data_name: _Name) -> bool:
-        """Never true with the native engine."""
+        """True where this participant writes the data and a nearest-neighbor-gradient mapping maps it."""
     def set_mesh_access_region(self, mesh_name: _Name, bounding_box: _Floats) -> None:
         """Direct access: refused by the native engine."""
     def get_mesh_vertex_ids_and_coordinates(

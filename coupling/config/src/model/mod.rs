@@ -6,6 +6,7 @@
 
 mod acceleration;
 mod connectivity;
+mod gradients;
 mod key;
 mod mesh;
 mod participant;

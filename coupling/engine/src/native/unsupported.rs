@@ -138,6 +138,17 @@ mod tests {
     }
 
     #[test]
+    fn nearest_neighbor_gradient_is_accepted_silently() {
+        let nng = r#"<mapping:nearest-neighbor-gradient direction="read" from="MA" to="MB" constraint="consistent"/>"#;
+        let cfg = config(r#" experimental="true""#, "", nng, "", "m2n:sockets");
+        assert!(lines(&cfg, "A").is_empty() && lines(&cfg, "B").is_empty(), "{:?}", lines(&cfg, "B"));
+        assert!(NativeParticipant::from_config("B", cfg.clone()).is_ok());
+        // The gradients are asked of A, who writes T on MA.
+        let a = NativeParticipant::from_config("A", cfg).expect("A runs");
+        assert!(a.requires_gradient_data_for("MA", "T").unwrap());
+    }
+
+    #[test]
     fn every_refused_feature_is_an_error_at_its_tag_and_a_run_refuses_them_all() {
         let rbf = r#"<mapping:rbf-global-direct direction="read" from="MA" to="MB" constraint="consistent"><basis-function:thin-plate-splines/><executor:cuda/></mapping:rbf-global-direct>"#;
         let action = r#"<action:multiply-by-area timing="read-mapping-post" mesh="MB"><target-data name="T"/></action:multiply-by-area>"#;

@@ -2,7 +2,9 @@
 //! the differential tests (`mapping_differential.rs`, native against libprecice): two
 //! participants, A with an input mesh with elements, B with points at another resolution;
 //! B maps A's scalar `T` onto its points (a consistent read mapping) and its vector `F` onto
-//! A's mesh (a conservative write mapping), both with the method under test.
+//! A's mesh (a conservative write mapping), both with the method under test. The
+//! nearest-neighbor-gradient cases map consistently both ways: A writes T's gradients, B a
+//! linear vector field F with its gradients (each when the engine asks for them).
 
 use std::fmt::Write as _;
 use tidelink_coupling::{Coupling, CouplingError};
@@ -40,6 +42,9 @@ pub struct Case {
     pub exact_for_linear: bool,
     /// The conservative mapping keeps the total force (every method here but an RBF without polynomial).
     pub conserves_sum: bool,
+    /// The write mapping is consistent (nearest-neighbor-gradient, which has no conservative
+    /// form): B writes the linear vector field [`linear_vector`], which A gets exactly.
+    pub consistent_write: bool,
     /// Largest |native − libprecice| accepted, relative to the largest value.
     pub differential_tol: f64,
     /// The case libprecice runs in its place, where it cannot run this one.
@@ -51,10 +56,45 @@ pub fn linear(x: &[f64]) -> f64 {
     1.0 + x[0] - 2.0 * x[1] + x.get(2).map_or(0.0, |z| 3.0 * z)
 }
 
+/// The gradient of [`linear`].
+pub fn linear_gradient(x: &[f64]) -> Vec<f64> {
+    [1.0, -2.0, 3.0][..x.len()].to_vec()
+}
+
 /// A smooth field with curvature, for the differential tests.
 #[allow(dead_code)] // used by mapping_differential.rs only
 pub fn smooth(x: &[f64]) -> f64 {
     linear(x) + 0.3 * (3.0 * x[0]).sin() * (2.0 * x[1]).cos()
+}
+
+/// The gradient of [`smooth`].
+#[allow(dead_code)] // used by mapping_differential.rs only
+pub fn smooth_gradient(x: &[f64]) -> Vec<f64> {
+    let (s, c) = ((3.0 * x[0]).sin(), (2.0 * x[1]).cos());
+    let mut g = linear_gradient(x);
+    g[0] += 0.9 * (3.0 * x[0]).cos() * c;
+    g[1] -= 0.6 * s * (2.0 * x[1]).sin();
+    g
+}
+
+/// A scalar field A writes as T, with the gradient it writes where the engine asks for it.
+#[derive(Clone, Copy)]
+pub struct Field {
+    pub value: fn(&[f64]) -> f64,
+    pub gradient: fn(&[f64]) -> Vec<f64>,
+}
+
+/// [`linear`] with its gradient.
+pub const LINEAR: Field = Field { value: linear, gradient: linear_gradient };
+
+/// [`smooth`] with its gradient.
+#[allow(dead_code)] // used by mapping_differential.rs only
+pub const SMOOTH: Field = Field { value: smooth, gradient: smooth_gradient };
+
+/// Component `c` of the linear vector field B writes as F where gradients are required:
+/// [`linear`] shifted by `c`, so every component has the gradient [`linear_gradient`].
+pub fn linear_vector(x: &[f64], c: usize) -> f64 {
+    linear(x) + c as f64
 }
 
 /// The force B writes at its vertex `i` (component `c`): varied, so that sums mean something.
@@ -189,8 +229,25 @@ fn case(name: &'static str, a: Mesh, stride: usize, method: &str, attrs: &str, i
         write,
         exact_for_linear: true,
         conserves_sum: true,
+        consistent_write: false,
         differential_tol: 1e-12,
         precice_reference: None,
+    }
+}
+
+/// A nearest-neighbor-gradient case: consistent in both directions (B's points on every
+/// `stride`-th element of `a`), exact for linear fields both ways.
+fn nearest_neighbor_gradient(name: &'static str, a: Mesh, stride: usize) -> Case {
+    let method = "nearest-neighbor-gradient";
+    let tag = |dir: &str, from: &str, to: &str| {
+        format!(r#"<mapping:{method} direction="{dir}" from="{from}" to="{to}" constraint="consistent"/>"#)
+    };
+    Case {
+        read: tag("read", "A-Mesh", "B-Mesh"),
+        write: tag("write", "B-Mesh", "A-Mesh"),
+        conserves_sum: false,
+        consistent_write: true,
+        ..case(name, a, stride, method, "", "")
     }
 }
 
@@ -200,6 +257,10 @@ pub fn cases() -> Vec<Case> {
     let tps = "<basis-function:thin-plate-splines/>";
     let mut v = vec![
         Case { exact_for_linear: false, ..case("nearest_neighbor_3d", surface(6), 3, "nearest-neighbor", "", "") },
+        // Warped, so that no vertex of either mesh is equally near two of the other's: the
+        // write direction searches B's points from A's vertices.
+        nearest_neighbor_gradient("nearest_neighbor_gradient_2d", warped(square(5)), 1),
+        nearest_neighbor_gradient("nearest_neighbor_gradient_3d", warped(surface(6)), 3),
         case("nearest_projection_3d", surface(6), 3, "nearest-projection", "", ""),
         case("nearest_projection_2d", curve(9), 1, "nearest-projection", "", ""),
         case("linear_cell_interpolation_2d", square(5), 3, "linear-cell-interpolation", "", ""),
@@ -310,11 +371,13 @@ pub fn cases() -> Vec<Case> {
 /// writes F on its points; serial-explicit, two windows of 1 s, A first.
 pub fn xml(case: &Case) -> String {
     let dim = case.a.dim;
+    // Gradient data are experimental API in preCICE.
+    let experimental = if case.consistent_write { r#" experimental="true""# } else { "" };
     let mut x = String::new();
     let _ = write!(
         x,
         r#"<?xml version="1.0"?>
-<precice-configuration>
+<precice-configuration{experimental}>
   <data:scalar name="T"/>
   <data:vector name="F"/>
   <mesh name="A-Mesh" dimensions="{dim}"><use-data name="T"/><use-data name="F"/></mesh>
@@ -348,8 +411,9 @@ pub fn xml(case: &Case) -> String {
 }
 
 /// What A plays: its mesh (with the elements when the run needs them), T = `field` in both
-/// windows; returns the F it reads at the start of window 2 (B's conservatively mapped forces).
-pub fn play_a(p: &mut dyn Coupling, case: &Case, field: fn(&[f64]) -> f64) -> Result<Vec<f64>, CouplingError> {
+/// windows (with its gradients when required); returns the F it reads at the start of window
+/// 2 (B's mapped forces or field).
+pub fn play_a(p: &mut dyn Coupling, case: &Case, field: Field) -> Result<Vec<f64>, CouplingError> {
     let (m, a) = ("A-Mesh", &case.a);
     let mut ids = vec![0; a.len()];
     p.set_mesh_vertices(m, &a.coords, &mut ids)?;
@@ -362,19 +426,28 @@ pub fn play_a(p: &mut dyn Coupling, case: &Case, field: fn(&[f64]) -> f64) -> Re
         }
     }
     p.initialize()?;
-    let t: Vec<f64> = (0..a.len()).map(|i| field(a.vertex(i))).collect();
+    let t: Vec<f64> = (0..a.len()).map(|i| (field.value)(a.vertex(i))).collect();
+    let gradients = p.requires_gradient_data_for(m, "T")?;
+    let g: Vec<f64> = (0..a.len()).flat_map(|i| (field.gradient)(a.vertex(i))).collect();
     p.write_data(m, "T", &ids, &t)?;
+    if gradients {
+        p.write_gradient_data(m, "T", &ids, &g)?;
+    }
     p.advance(1.0)?;
     let mut f = vec![0.0; a.len() * a.dim];
     p.read_data(m, "F", &ids, 0.0, &mut f)?;
     p.write_data(m, "T", &ids, &t)?;
+    if gradients {
+        p.write_gradient_data(m, "T", &ids, &g)?;
+    }
     p.advance(1.0)?;
     p.finalize()?;
     Ok(f)
 }
 
 /// What B plays: its points; returns the T it reads in window 1 (A's field mapped
-/// consistently), after writing [`force`] there.
+/// consistently), after writing [`force`] there (or, where F's gradients are required,
+/// [`linear_vector`] with its gradients: per vertex, per component, [`linear_gradient`]).
 pub fn play_b(p: &mut dyn Coupling, case: &Case) -> Result<Vec<f64>, CouplingError> {
     let (m, b) = ("B-Mesh", &case.b);
     let mut ids = vec![0; b.len()];
@@ -382,8 +455,16 @@ pub fn play_b(p: &mut dyn Coupling, case: &Case) -> Result<Vec<f64>, CouplingErr
     p.initialize()?;
     let mut t = vec![0.0; b.len()];
     p.read_data(m, "T", &ids, 1.0, &mut t)?;
-    let f: Vec<f64> = (0..b.len() * b.dim).map(|k| force(k / b.dim, k % b.dim)).collect();
-    p.write_data(m, "F", &ids, &f)?;
+    let d = b.dim;
+    if p.requires_gradient_data_for(m, "F")? {
+        let f: Vec<f64> = (0..b.len() * d).map(|k| linear_vector(b.vertex(k / d), k % d)).collect();
+        let g: Vec<f64> = (0..b.len() * d).flat_map(|k| linear_gradient(b.vertex(k / d))).collect();
+        p.write_data(m, "F", &ids, &f)?;
+        p.write_gradient_data(m, "F", &ids, &g)?;
+    } else {
+        let f: Vec<f64> = (0..b.len() * d).map(|k| force(k / d, k % d)).collect();
+        p.write_data(m, "F", &ids, &f)?;
+    }
     p.advance(1.0)?;
     p.advance(1.0)?;
     p.finalize()?;

@@ -17,12 +17,24 @@ impl ConstantRelaxation {
     }
 }
 
-/// x ← ω·x̃ + (1 − ω)·x for every sample of every datum: the step constant and Aitken
-/// relaxation and the quasi-Newton methods' relaxation steps share.
+/// x ← ω·x̃ + (1 − ω)·x for every sample of every datum, gradients included: the step
+/// constant and Aitken relaxation share.
 pub(crate) fn relax_all(data: &mut [AccData], omega: f64) {
-    for d in data {
+    for d in data.iter_mut() {
         for (v, o) in d.values.iter_mut().zip(&d.old) {
             *v = omega * *v + (1.0 - omega) * o;
+        }
+    }
+    relax_gradients(data, omega);
+}
+
+/// g ← ω·g̃ + (1 − ω)·g for the gradients of every datum that carries them: libprecice's
+/// `applyRelaxation` relaxes them with the values (the quasi-Newton methods call it for
+/// their initial relaxation only).
+pub(crate) fn relax_gradients(data: &mut [AccData], omega: f64) {
+    for d in data {
+        for (g, o) in d.gradients.iter_mut().zip(&d.old_gradients) {
+            *g = *g * omega + o * (1.0 - omega);
         }
     }
 }

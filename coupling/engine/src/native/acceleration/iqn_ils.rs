@@ -10,6 +10,7 @@
 //! columns; the first iteration of a later window uses the columns kept from earlier windows.
 //! For a scalar linear problem this is the secant method.
 
+use super::constant::relax_gradients;
 use super::layout::write_all;
 use super::qn::{check_nan, QnBase};
 use super::settings::QnSettings;
@@ -47,7 +48,8 @@ impl Acceleration for IqnIls {
         b.adopt(data)?;
         let step = b.begin(data)?;
         let omega = b.s.initial_relaxation;
-        let x = if step.first && (b.window == 0 || b.s.enforce_initial_relaxation) {
+        let initial = step.first && (b.window == 0 || b.s.enforce_initial_relaxation);
+        let x = if initial {
             step.relaxed(omega)
         } else {
             match b.filtered() {
@@ -64,6 +66,10 @@ impl Acceleration for IqnIls {
         };
         check_nan(&x, &b.label)?;
         write_all(data, &x);
+        if initial {
+            // libprecice's `applyRelaxation`: the initial relaxation relaxes gradients too.
+            relax_gradients(data, omega);
+        }
         b.iter += 1;
         Ok(())
     }

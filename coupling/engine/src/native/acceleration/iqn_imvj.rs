@@ -20,6 +20,7 @@
 //! the first window (of every window with `enforce`), and whenever J_prev holds nothing (never
 //! built, or reset) and there are no columns.
 
+use super::constant::relax_gradients;
 use super::filter::Qr;
 use super::imvj_restart::{history_len, restart};
 use super::layout::{resample_matrix, write_all};
@@ -115,7 +116,8 @@ impl Acceleration for IqnImvj {
         self.follow(change);
         let step = self.base.begin(data)?;
         let omega = self.base.s.initial_relaxation;
-        let x = if step.first && (self.base.window == 0 || self.base.s.enforce_initial_relaxation) {
+        let initial = step.first && (self.base.window == 0 || self.base.s.enforce_initial_relaxation);
+        let x = if initial {
             step.relaxed(omega)
         } else {
             let qr = self.base.filtered();
@@ -144,6 +146,10 @@ impl Acceleration for IqnImvj {
         };
         check_nan(&x, &self.base.label)?;
         write_all(data, &x);
+        if initial {
+            // libprecice's `applyRelaxation`: the initial relaxation relaxes gradients too.
+            relax_gradients(data, omega);
+        }
         self.base.iter += 1;
         Ok(())
     }

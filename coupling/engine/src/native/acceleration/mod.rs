@@ -43,6 +43,14 @@ pub struct AccData {
     /// The previous iteration's accelerated values sampled at `times` (in a window's first
     /// iteration: the window-start value at every time).
     pub old: Vec<f64>,
+    /// Gradients per sample (0: the datum carries none; see coupling-semantics.md §7.6).
+    pub gradient_size: usize,
+    /// This iteration's gradients at `times`, sample-major; the relaxation steps (constant,
+    /// Aitken, the quasi-Newton initial relaxation) relax them as the values, the
+    /// quasi-Newton update leaves them (libprecice's `applyRelaxation`).
+    pub gradients: Vec<f64>,
+    /// The previous iteration's gradients at `times`, sampled with degree 0.
+    pub old_gradients: Vec<f64>,
 }
 
 /// Quasi-Newton column counts of one window, for the iteration log.

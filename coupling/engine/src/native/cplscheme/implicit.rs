@@ -152,10 +152,11 @@ impl Implicit {
         Ok(())
     }
 
-    /// The value a slot had before the first window (initial data or zero), measured against in window 1.
-    pub fn set_initial(&mut self, id: SlotId, degree: u32, values: Vec<f64>) {
+    /// The value a slot had before the first window (initial data or zero), measured against
+    /// in window 1, with its gradients (empty: none).
+    pub fn set_initial(&mut self, id: SlotId, degree: u32, values: Vec<f64>, gradients: Vec<f64>) {
         let mut w = Waveform::new(degree);
-        w.set(0.0, values);
+        w.set_with_gradients(0.0, values, gradients);
         self.previous.insert(id, w);
     }
 
@@ -212,15 +213,18 @@ impl Implicit {
         }
         for s in slots.iter() {
             let mut w = self.previous.remove(&s.id).unwrap_or_else(|| Waveform::new(s.degree));
+            let gradient = |k: usize| s.item.gradients.get(k).cloned().unwrap_or_default();
             if converged {
                 w = Waveform::new(s.degree);
                 if let Some(v) = s.item.values.last() {
-                    w.set(end, v.clone());
+                    w.set_with_gradients(end, v.clone(), gradient(s.item.values.len() - 1));
                 }
             } else {
                 w.trim_after(start);
-                for (t, v) in s.item.times.iter().zip(&s.item.values).filter(|(t, _)| **t > start + tolerance(start)) {
-                    w.set(*t, v.clone());
+                for (k, (t, v)) in s.item.times.iter().zip(&s.item.values).enumerate() {
+                    if *t > start + tolerance(start) {
+                        w.set_with_gradients(*t, v.clone(), gradient(k));
+                    }
                 }
             }
             self.previous.insert(s.id, w);
@@ -230,19 +234,43 @@ impl Implicit {
 
     fn acc_data(&self, s: &Slot, start: f64) -> AccData {
         let size = s.item.values.first().map_or(0, Vec::len);
+        let gradient_size = s.item.gradients.first().map_or(0, Vec::len);
         let prev = self.previous.get(&s.id);
         let mut times = Vec::new();
         let mut values = Vec::new();
         let mut old = Vec::new();
-        for (t, v) in s.item.times.iter().zip(&s.item.values).filter(|(t, _)| **t > start + tolerance(start)) {
+        let (mut gradients, mut old_gradients) = (Vec::new(), Vec::new());
+        for (k, (t, v)) in s.item.times.iter().zip(&s.item.values).enumerate() {
+            if *t <= start + tolerance(start) {
+                continue;
+            }
             times.push(*t);
             values.extend_from_slice(v);
             match prev.and_then(|w| w.sample(*t)) {
                 Some(o) => old.extend(o),
                 None => old.extend(std::iter::repeat_n(0.0, size)),
             }
+            if gradient_size > 0 {
+                gradients.extend_from_slice(&s.item.gradients[k]);
+                // The previous iteration's gradients at t, with degree 0 (libprecice's
+                // `getPreviousGradientsAtTime`); zero where it had none.
+                match prev.and_then(|w| w.sample_gradients(*t)).filter(|g| g.len() == gradient_size) {
+                    Some(o) => old_gradients.extend_from_slice(o),
+                    None => old_gradients.extend(std::iter::repeat_n(0.0, gradient_size)),
+                }
+            }
         }
-        AccData { key: s.key.clone(), primary: self.primary.contains(&s.key), size, times, values, old }
+        AccData {
+            key: s.key.clone(),
+            primary: self.primary.contains(&s.key),
+            size,
+            times,
+            values,
+            old,
+            gradient_size,
+            gradients,
+            old_gradients,
+        }
     }
 
     /// The window was accepted: count, log, and require a checkpoint if coupling goes on.
@@ -275,12 +303,16 @@ impl Implicit {
     }
 }
 
-/// Copies accelerated values back into the item's samples after the window start.
+/// Copies accelerated values (and relaxed gradients) back into the item's samples after the window start.
 fn write_back(item: &mut DataItem, start: f64, d: &AccData) {
     let mut k = 0;
-    for (t, v) in item.times.iter().zip(item.values.iter_mut()) {
+    for (i, (t, v)) in item.times.iter().zip(item.values.iter_mut()).enumerate() {
         if *t > start + tolerance(start) {
             v.copy_from_slice(&d.values[k * d.size..(k + 1) * d.size]);
+            if d.gradient_size > 0 {
+                let g = &d.gradients[k * d.gradient_size..(k + 1) * d.gradient_size];
+                item.gradients[i].copy_from_slice(g);
+            }
             k += 1;
         }
     }

@@ -241,8 +241,10 @@ impl CouplingScheme {
             if self.links[l].receive.iter().any(|e| e.initialize) {
                 let d = self.expect_data(l, m2n)?;
                 for (e, item) in self.links[l].receive.iter().zip(d.items) {
+                    store.check_item(&e.key, &item)?;
+                    let gradients = item.gradients.into_iter().next().unwrap_or_default();
                     if let Some(v) = item.values.into_iter().next() {
-                        store.set_initial(&e.key, v)?;
+                        store.set_initial(&e.key, v, gradients)?;
                     }
                 }
             }
@@ -263,11 +265,13 @@ impl CouplingScheme {
         for (l, link) in self.links.iter().enumerate() {
             for (k, e) in link.send.iter().enumerate() {
                 let item = store.outgoing(&e.key, 0.0, 0.0, true)?;
+                let g = item.gradients.into_iter().next().unwrap_or_else(|| vec![0.0; store.gradient_len(&e.key)]);
                 let v = item.values.into_iter().next().unwrap_or_else(|| vec![0.0; store.sample_len(&e.key)]);
-                imp.set_initial(SlotId::sent(l, k), store.degree(&e.key), v);
+                imp.set_initial(SlotId::sent(l, k), store.degree(&e.key), v, g);
             }
             for (k, e) in link.receive.iter().enumerate() {
-                imp.set_initial(SlotId::received(l, k), store.degree(&e.key), vec![0.0; store.sample_len(&e.key)]);
+                let (v, g) = (vec![0.0; store.sample_len(&e.key)], vec![0.0; store.gradient_len(&e.key)]);
+                imp.set_initial(SlotId::received(l, k), store.degree(&e.key), v, g);
             }
         }
         Ok(())
@@ -401,13 +405,13 @@ impl CouplingScheme {
                     received[l][k].clone()
                 } else {
                     let w = store.waveform(&e.key);
-                    let samples = w.samples_between(start, end);
-                    let (times, values) = samples.into_iter().unzip();
-                    DataItem { times, values }
+                    let (times, values) = w.samples_between(start, end).into_iter().unzip();
+                    let gradients =
+                        if store.gradient_len(&e.key) > 0 { w.gradients_between(start, end) } else { vec![] };
+                    DataItem { times, values, gradients }
                 };
                 if !e.substeps {
-                    item.times = vec![end];
-                    item.values = item.values.pop().into_iter().collect();
+                    item.keep_last_at(end);
                 }
                 let degree = store.degree(&e.key);
                 slots.push(Slot { id: SlotId::received(l, k), key: e.key.clone(), item, accelerate: parallel, degree });

@@ -5,8 +5,8 @@ use crate::native::mesh::Connectivity;
 use std::io::{self, Read, Write};
 
 /// Protocol version carried in the hello frame (3: the hello carries the run identity;
-/// 4: meshes carry their elements).
-pub const PROTOCOL: u32 = 4;
+/// 4: meshes carry their elements; 5: data items may carry gradients).
+pub const PROTOCOL: u32 = 5;
 
 /// One message between two participants.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,10 +41,30 @@ pub struct DataFrame {
 }
 
 /// Samples of one datum: a single end value, or all sub-step samples with their times.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct DataItem {
     pub times: Vec<f64>,
     pub values: Vec<Vec<f64>>,
+    /// The gradients of each sample (for a datum a nearest-neighbor-gradient mapping reads),
+    /// one entry per sample; empty for every other datum.
+    pub gradients: Vec<Vec<f64>>,
+}
+
+impl DataItem {
+    /// Samples without gradients (the tests' shorthand).
+    #[cfg(test)]
+    pub fn new(times: Vec<f64>, values: Vec<Vec<f64>>) -> Self {
+        DataItem { times, values, gradients: Vec::new() }
+    }
+
+    /// Keeps the last sample alone (with its gradients), at time `t`.
+    pub fn keep_last_at(&mut self, t: f64) {
+        self.times = vec![t];
+        self.values = self.values.pop().into_iter().collect();
+        if !self.gradients.is_empty() {
+            self.gradients = self.gradients.pop().into_iter().collect();
+        }
+    }
 }
 
 const HELLO: u8 = 1;
@@ -174,6 +194,11 @@ impl Frame {
                     for v in &item.values {
                         e.f64s(v);
                     }
+                    // Gradients, when carried: one array per sample.
+                    e.u8(u8::from(!item.gradients.is_empty()));
+                    for g in &item.gradients {
+                        e.f64s(g);
+                    }
                 }
             }
             Frame::Abort { message } => {
@@ -220,7 +245,17 @@ impl Frame {
                 for _ in 0..n {
                     let times = d.f64s()?;
                     let values = (0..times.len()).map(|_| d.f64s()).collect::<io::Result<_>>()?;
-                    items.push(DataItem { times, values });
+                    let gradients = match d.u8()? {
+                        0 => Vec::new(),
+                        1 => (0..times.len()).map(|_| d.f64s()).collect::<io::Result<_>>()?,
+                        f => {
+                            return Err(io::Error::new(
+                                io::ErrorKind::InvalidData,
+                                format!("unknown gradient flag {f}"),
+                            ))
+                        }
+                    };
+                    items.push(DataItem { times, values, gradients });
                 }
                 Frame::Data(DataFrame { scheme, window, window_size, converged, items })
             }
@@ -299,7 +334,14 @@ mod tests {
                 window: 7,
                 window_size: Some(0.5),
                 converged: Some(false),
-                items: vec![DataItem { times: vec![1.0, 2.0], values: vec![vec![1.0], vec![f64::MIN_POSITIVE]] }],
+                items: vec![
+                    DataItem::new(vec![1.0, 2.0], vec![vec![1.0], vec![f64::MIN_POSITIVE]]),
+                    DataItem {
+                        times: vec![0.5],
+                        values: vec![vec![1.0, 2.0]],
+                        gradients: vec![vec![0.1, 0.2, 0.3, 0.4, 0.5, 0.6]],
+                    },
+                ],
             }),
             Frame::Abort { message: "boom".into() },
             Frame::Bye,
@@ -336,6 +378,27 @@ mod tests {
             Frame::Hello { protocol: 2, run, .. } => assert_eq!(run, ""),
             f => panic!("{f:?}"),
         }
+    }
+
+    #[test]
+    fn truncated_data_frames_with_gradients_are_errors_not_panics() {
+        let item = DataItem { times: vec![0.5, 1.0], values: vec![vec![1.0; 2]; 2], gradients: vec![vec![2.0; 4]; 2] };
+        let bytes =
+            Frame::Data(DataFrame { scheme: 0, window: 1, window_size: None, converged: None, items: vec![item] })
+                .encode();
+        for cut in 5..bytes.len() {
+            assert!(Frame::decode(&bytes[4..cut]).is_err(), "cut at {cut}");
+        }
+        // A count that promises more gradient values than the frame holds fails before allocating them.
+        let mut body = bytes[4..].to_vec();
+        let at = body.len() - 2 * (4 + 4 * 8);
+        body[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(Frame::decode(&body).is_err());
+        // An unknown gradient flag is refused.
+        let mut body = bytes[4..].to_vec();
+        let flag = body.len() - 2 * (4 + 4 * 8) - 1;
+        body[flag] = 7;
+        assert!(Frame::decode(&body).unwrap_err().to_string().contains("unknown gradient flag 7"));
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod index;
 pub mod integrate;
 mod linear_cell;
 mod nearest_neighbor;
+mod nearest_neighbor_gradient;
 mod nearest_projection;
 pub mod rbf;
 mod scaled;
@@ -20,6 +21,7 @@ mod weights;
 
 pub use integrate::Measure;
 pub use nearest_neighbor::NearestNeighbor;
+pub use nearest_neighbor_gradient::NearestNeighborGradient;
 pub use scaled::ScaledConsistent;
 
 use super::mesh::MeshState;
@@ -30,6 +32,13 @@ use tidelink_precice_config::{MappingConstraint, MappingDecl, MappingMethod};
 pub trait Mapping: Send {
     /// Maps one sample of `components`-wide values from the input to the output mesh.
     fn map(&self, input: &[f64], components: usize) -> Vec<f64>;
+    /// Maps one sample with the gradients of its values (row layout: per vertex, per
+    /// component, the mesh dimension's partial derivatives; empty when the sample has none).
+    /// Only nearest-neighbor-gradient reads them; every other method maps the values alone.
+    fn map_with_gradients(&self, input: &[f64], gradients: &[f64], components: usize) -> Vec<f64> {
+        let _ = gradients;
+        self.map(input, components)
+    }
 }
 
 /// Why the native engine cannot run `decl` between meshes of dimension `dim`, when it cannot
@@ -39,6 +48,8 @@ pub fn unsupported(decl: &MappingDecl, dim: usize) -> Option<String> {
     use MappingConstraint::{ScaledConsistentSurface as Surface, ScaledConsistentVolume as Volume};
     match (&decl.method, decl.constraint) {
         (MappingMethod::NearestNeighbor, _) => None,
+        // The configuration refuses it conservative already (libprecice's words).
+        (MappingMethod::NearestNeighborGradient, _) => None,
         (MappingMethod::NearestProjection, Volume) => Some(format!(
             "mapping:nearest-projection does not take constraint \"{}\": nearest projection maps surfaces; use \
              scaled-consistent-surface.",
@@ -53,7 +64,8 @@ pub fn unsupported(decl: &MappingDecl, dim: usize) -> Option<String> {
         (m, _) if m.is_rbf() => rbf::check(decl, dim),
         (m, _) => Some(format!(
             "mapping:{} is not supported by the native engine; use mapping:nearest-neighbor (or another method it \
-             runs: nearest-projection, linear-cell-interpolation, the RBF methods), or run with the precice backend.",
+             runs: nearest-neighbor-gradient, nearest-projection, linear-cell-interpolation, the RBF methods), or run \
+             with the precice backend.",
             m.tag()
         )),
     }
@@ -76,6 +88,13 @@ pub fn build(decl: &MappingDecl, from: &MeshState, to: &MeshState) -> Result<Box
             let constraint = if conservative { MappingConstraint::Conservative } else { MappingConstraint::Consistent };
             check_search_side(from, to, names, conservative)?;
             Ok(Box::new(NearestNeighbor::new(&from.coords, &to.coords, from.dim, constraint)))
+        }),
+        MappingMethod::NearestNeighborGradient => with_constraint(decl, from, to, |conservative| {
+            if conservative {
+                return refuse(": nearest-neighbor-gradient maps consistently; use constraint consistent");
+            }
+            check_search_side(from, to, names, false)?;
+            Ok(Box::new(NearestNeighborGradient::new(&from.coords, &to.coords, from.dim)))
         }),
         MappingMethod::NearestProjection => {
             if decl.constraint == MappingConstraint::ScaledConsistentVolume {
@@ -192,6 +211,32 @@ mod tests {
         for c in [Consistent, Conservative, ScaledConsistentSurface] {
             assert!(build(&decl(MappingMethod::NearestProjection, c), &from, &to).is_ok(), "{c:?}");
         }
+    }
+
+    #[test]
+    fn nearest_neighbor_gradient_is_consistent_or_scaled_and_the_scaling_follows_the_gradients() {
+        use MappingConstraint::*;
+        let from = grid_surface(4, 4, |x, y| [x, y, 0.0]);
+        let to = grid_surface(3, 5, |x, y| [0.9 * x + 0.05, 0.9 * y + 0.05, 0.0]);
+        // T = 1 + x + 2y with its gradient (1, 2, 0) at every input vertex.
+        let values: Vec<f64> = from.coords.chunks(3).map(|p| 1.0 + p[0] + 2.0 * p[1]).collect();
+        let gradients: Vec<f64> = (0..16).flat_map(|_| [1.0, 2.0, 0.0]).collect();
+        let nng = build(&decl(MappingMethod::NearestNeighborGradient, Consistent), &from, &to).unwrap();
+        let consistent = nng.map_with_gradients(&values, &gradients, 1);
+        let exact: Vec<f64> = to.coords.chunks(3).map(|p| 1.0 + p[0] + 2.0 * p[1]).collect();
+        assert_close(&consistent, &exact, 1e-14);
+        // Scaled: the consistent result with the gradients, times ∫ input / ∫ output.
+        let scaled = build(&decl(MappingMethod::NearestNeighborGradient, ScaledConsistentSurface), &from, &to).unwrap();
+        let got = scaled.map_with_gradients(&values, &gradients, 1);
+        let measure =
+            |m: &MeshState, v: &[f64]| integrate::integrate(&integrate::vertex_weights(m, Measure::Surface), v, 1)[0];
+        let factor = measure(&from, &values) / measure(&to, &consistent);
+        let want: Vec<f64> = consistent.iter().map(|v| v * factor).collect();
+        assert_close(&got, &want, 1e-13);
+        assert!((measure(&to, &got) - measure(&from, &values)).abs() < 1e-13);
+        // Conservative: refused (the configuration refuses it first, with libprecice's words).
+        let err = build(&decl(MappingMethod::NearestNeighborGradient, Conservative), &from, &to).err().unwrap();
+        assert!(err.to_string().contains("nearest-neighbor-gradient maps consistently"), "{err}");
     }
 
     #[test]

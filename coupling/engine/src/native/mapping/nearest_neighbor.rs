@@ -10,7 +10,7 @@ use tidelink_precice_config::MappingConstraint;
 
 /// Index of the nearest vertex of `to` for each vertex of `from` (an R*-tree over `to`, so
 /// O((n + m) log m)); ties to the lowest id. Empty when `to` has no vertices.
-fn nearest_indices(from: &[f64], to: &[f64], dim: usize) -> Vec<usize> {
+pub(super) fn nearest_indices(from: &[f64], to: &[f64], dim: usize) -> Vec<usize> {
     if to.is_empty() {
         return Vec::new();
     }

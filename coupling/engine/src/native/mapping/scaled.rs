@@ -48,7 +48,19 @@ impl ScaledConsistent {
 
 impl Mapping for ScaledConsistent {
     fn map(&self, input: &[f64], c: usize) -> Vec<f64> {
-        let mut out = self.inner.map(input, c);
+        self.scale(input, self.inner.map(input, c), c)
+    }
+
+    /// The inner mapping with the input's gradients (nearest-neighbor-gradient), then the
+    /// scaling by the integrals of the values, as libprecice scales it.
+    fn map_with_gradients(&self, input: &[f64], gradients: &[f64], c: usize) -> Vec<f64> {
+        self.scale(input, self.inner.map_with_gradients(input, gradients, c), c)
+    }
+}
+
+impl ScaledConsistent {
+    /// Scales the consistent result `out` of `input`, component by component, to keep the integral.
+    fn scale(&self, input: &[f64], mut out: Vec<f64>, c: usize) -> Vec<f64> {
         if input.is_empty() || out.is_empty() {
             return out;
         }

@@ -26,8 +26,11 @@ impl NativeParticipant {
         self.store.meshes.get(mesh).ok_or_else(|| self.mesh_error(mesh))
     }
 
-    fn data_error(&self, mesh: &str, data: &str) -> CouplingError {
-        let names: Vec<&str> = self.store.data.keys().filter(|k| k.mesh == mesh).map(|k| k.data.as_str()).collect();
+    pub(super) fn data_error(&self, mesh: &str, data: &str) -> CouplingError {
+        let mut names: Vec<&str> = self.store.data.keys().filter(|k| k.mesh == mesh).map(|k| k.data.as_str()).collect();
+        // In the mesh's use-data order, as libprecice lists a mesh's data (the store is a hash map).
+        let order = self.cfg.mesh(mesh).map(|m| m.use_data.clone()).unwrap_or_default();
+        names.sort_by_key(|n| (order.iter().position(|u| u == n).unwrap_or(usize::MAX), n.to_string()));
         let hint = name_hint(data, &names, "This mesh only knows", "data", "Available data are");
         CouplingError::misuse(format!("The given data \"{data}\" is unknown to preCICE mesh \"{mesh}\".{hint}"))
     }
@@ -143,6 +146,14 @@ impl CouplingData for NativeParticipant {
 
     fn requires_mesh_connectivity_for(&self, mesh: &str) -> Result<bool> {
         NativeParticipant::requires_mesh_connectivity_for(self, mesh)
+    }
+
+    fn requires_gradient_data_for(&self, mesh: &str, data: &str) -> Result<bool> {
+        NativeParticipant::requires_gradient_data_for(self, mesh, data)
+    }
+
+    fn write_gradient_data(&mut self, mesh: &str, data: &str, ids: &[VertexId], gradients: &[f64]) -> Result<()> {
+        NativeParticipant::write_gradient_data(self, mesh, data, ids, gradients)
     }
 
     fn set_mesh_edges(&mut self, mesh: &str, ids: &[VertexId]) -> Result<()> {

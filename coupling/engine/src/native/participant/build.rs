@@ -39,6 +39,7 @@ impl NativeParticipant {
             ));
         }
 
+        warn_quasi_newton_with_gradients(&cfg, &schemes);
         let mut store = DataStore::default();
         for pm in &me.provide_meshes {
             let dim = cfg.mesh(&pm.name).map_or(3, |m| m.dimensions);
@@ -51,13 +52,15 @@ impl NativeParticipant {
         let add = |store: &mut DataStore, key: &DataKey, write: bool| {
             let components = cfg.data_dimensions(&key.mesh, &key.data).unwrap_or(1);
             let degree = cfg.data(&key.data).map_or(1, |d| d.waveform_degree);
-            let entry = store.data.entry(key.clone()).or_insert_with(|| DataState {
-                components,
-                waveform: Waveform::new(degree),
-                write_buffer: None,
-            });
+            let gradients = cfg.needs_gradients(&key.mesh, &key.data);
+            let entry = store
+                .data
+                .entry(key.clone())
+                .or_insert_with(|| DataState::new(components, gradients, Waveform::new(degree)));
             if write {
                 entry.write_buffer = Some(Vec::new());
+                // What `requiresGradientDataFor` answers: written here, and carrying gradients.
+                entry.gradient_buffer = gradients.then(Vec::new);
             }
         };
         let write_keys: Vec<DataKey> = me.write_data.iter().map(|d| DataKey::new(&d.mesh, &d.name)).collect();
@@ -135,6 +138,22 @@ impl NativeParticipant {
             watch_integrals: Vec::new(),
             exports: Exports::default(),
         })
+    }
+}
+
+/// libprecice's warning where the measuring participant of a quasi-Newton scheme exchanges
+/// data with gradients: the quasi-Newton update leaves the gradients as they are.
+fn warn_quasi_newton_with_gradients(cfg: &PreciceConfig, schemes: &[CouplingScheme]) {
+    for s in schemes.iter().filter(|s| s.implicit.as_ref().is_some_and(|i| i.measuring)) {
+        let qn = cfg.schemes[s.index as usize].acceleration.as_ref().is_some_and(|a| a.kind.is_quasi_newton());
+        let mut keys = s.links.iter().flat_map(|l| l.send.iter().chain(&l.receive)).map(|e| &e.key);
+        if qn && keys.any(|k| cfg.needs_gradients(&k.mesh, &k.data)) {
+            log::warn!(
+                "Gradient data, which is required by at least one of the configured data mappings, is not yet compatible \
+                 with quasi-Newton acceleration. This combination might lead to numerical issues. Consider switching to a \
+                 different acceleration scheme or a different data mapping scheme."
+            );
+        }
     }
 }
 

@@ -220,22 +220,110 @@ impl NativeParticipant {
         Ok(())
     }
 
-    /// Whether `data` on `mesh` needs gradients: only for nearest-neighbor-gradient mappings,
-    /// which the native engine refuses, so false for every known datum.
+    /// Whether the solver must write gradients of `data` on `mesh`
+    /// ([`write_gradient_data`](Self::write_gradient_data)): it writes the datum, and a
+    /// nearest-neighbor-gradient mapping of this run (its own write mapping, or a read mapping
+    /// of a participant that receives the mesh) maps it from there. Data it reads never do.
+    ///
+    /// As libprecice, the datum's name is checked against every mesh of the participant (a
+    /// datum on a received mesh this participant does not exchange is `false`, not an error).
     pub fn requires_gradient_data_for(&self, mesh: &str, data: &str) -> Result<bool> {
-        self.get_data_dimensions(mesh, data)?;
-        Ok(false)
+        self.mesh(mesh)?;
+        let uses = |m: &str| self.cfg.mesh(m).is_some_and(|d| d.use_data.iter().any(|u| u == data));
+        if !self.store.meshes.keys().any(|m| uses(m)) {
+            return Err(self.data_error(mesh, data));
+        }
+        Ok(self.write_keys.contains(&DataKey::new(mesh, data)) && self.cfg.needs_gradients(mesh, data))
     }
 
-    /// Gradient data are only taken where [`requires_gradient_data_for`](Self::requires_gradient_data_for)
-    /// is true, which it never is here: the call is refused after the name checks.
-    pub fn write_gradient_data(&mut self, mesh: &str, data: &str, _ids: &[VertexId], _gradients: &[f64]) -> Result<()> {
+    /// Writes the gradients of `data` at vertices `ids` for the current step: per vertex, per
+    /// component of the datum, its partial derivatives along the mesh's axes (row layout,
+    /// `ids.len() × components × mesh dimension` values). libprecice's checks in its order:
+    /// the experimental API, finalize, the mesh and datum; then the call is ignored when
+    /// empty or when no gradients are required; then ids, then sizes.
+    pub fn write_gradient_data(&mut self, mesh: &str, data: &str, ids: &[VertexId], gradients: &[f64]) -> Result<()> {
+        if !self.cfg.experimental {
+            return misuse(
+                "You called the API function \"writeGradientData\", which is part of the experimental API. You may \
+                 unlock the full API by specifying <precice-configuration experimental=\"true\" ... > in the \
+                 configuration. Please be aware that experimental features may change in any future version (even \
+                 minor or bugfix).",
+            );
+        }
+        if self.state == State::Finalized {
+            return misuse("writeGradientData(...) cannot be called after finalize().");
+        }
+        self.require_data_write(mesh, data)?;
+        if (ids.is_empty() && gradients.is_empty()) || !self.requires_gradient_data_for(mesh, data)? {
+            return Ok(());
+        }
+        let key = DataKey::new(mesh, data);
+        let m = &self.store.meshes[mesh];
+        let (n, dim, c) = (m.vertex_count(), m.dim, self.store.data[&key].components);
+        if let Some(i) = ids.iter().position(|&id| id < 0 || id as usize >= n) {
+            return misuse(format!(
+                "Cannot write gradient data \"{data}\" to mesh \"{mesh}\" due to invalid Vertex ID at vertices[{i}]. \
+                 Please make sure you only use the results from calls to setMeshVertex/Vertices()."
+            ));
+        }
+        let per_vertex = c * dim;
+        if gradients.len() != ids.len() * per_vertex {
+            return misuse(format!(
+                "Input sizes are inconsistent attempting to write gradient for data \"{data}\" to mesh \"{mesh}\". A \
+                 single gradient/Jacobian for {c}D data on a {dim}D mesh has {per_vertex} components. You passed {} \
+                 vertex indices and {} gradient components, but we expected {} gradient components. ",
+                ids.len(),
+                gradients.len(),
+                ids.len() * per_vertex
+            ));
+        }
+        // As write_data: a non-finite gradient would spread into every mapped value.
+        if let Some(i) = gradients.iter().position(|g| !g.is_finite()) {
+            return misuse(format!(
+                "participant \"{}\" wrote a non-finite gradient ({}) for data \"{data}\" on mesh \"{mesh}\" at vertex {} \
+                 (component {}, direction {}): the solver has probably diverged.",
+                self.name,
+                gradients[i],
+                ids[i / per_vertex],
+                i % per_vertex / dim,
+                i % dim
+            ));
+        }
+        let d = self.store.data.get_mut(&key).expect("checked");
+        let buf = d.gradient_buffer.as_mut().expect("a datum that requires gradients has a gradient buffer");
+        // Vertices may still be added before initialize (interleaved with writes).
+        if buf.len() != n * per_vertex {
+            buf.resize(n * per_vertex, 0.0);
+        }
+        for (k, &id) in ids.iter().enumerate() {
+            let id = id as usize;
+            buf[id * per_vertex..(id + 1) * per_vertex]
+                .copy_from_slice(&gradients[k * per_vertex..(k + 1) * per_vertex]);
+        }
+        Ok(())
+    }
+
+    /// libprecice's `PRECICE_REQUIRE_DATA_WRITE`: the mesh is known and provided (direct
+    /// access the native engine refuses), the datum known and written by this participant.
+    fn require_data_write(&self, mesh: &str, data: &str) -> Result<()> {
+        if !self.mesh(mesh)?.provided {
+            return misuse(format!(
+                "This participant does not provide Mesh \"{mesh}\" nor does it enable direct access to it. To provide \
+                 the mesh add a provide-mesh tag as follows <provide-mesh name=\"{mesh}\" />. To enable direct access to \
+                 the mesh please add a receive-mesh tag as follows <receive-mesh name=\"{mesh}\" from=\"...\" \
+                 api-access=\"true\" />, or modify an existing one. "
+            ));
+        }
         self.get_data_dimensions(mesh, data)?;
-        misuse(format!(
-            "Data \"{data}\" on mesh \"{mesh}\" has no gradient values: only a mapping:nearest-neighbor-gradient reads \
-             gradients, and the native engine has none. Call requires_gradient_data_for() first and write gradients only \
-             when it returns true."
-        ))
+        if !self.write_keys.contains(&DataKey::new(mesh, data)) {
+            return misuse(format!(
+                "This participant does not use data \"{data}\" via mesh \"{mesh}\", but attempted to write it. Please \
+                 extend the configuration of participant \"{}\" by defining <write-data mesh=\"{mesh}\" name=\"{data}\" /> \
+                 or check if the data is defined on this mesh.",
+                self.name
+            ));
+        }
+        Ok(())
     }
 
     /// Direct access needs an api-access mesh: refused after the name check.
@@ -379,14 +467,109 @@ mod tests {
         assert!(e.message.contains("only possible for 3D meshes"), "{e}");
     }
 
+    /// `XML` with B mapping A's mesh by nearest-neighbor-gradient, a vector datum V beside T,
+    /// and `experimental` on the root tag.
+    fn with_gradients(name: &str, experimental: bool) -> NativeParticipant {
+        let xml = XML
+            .replace("mapping:nearest-neighbor ", "mapping:nearest-neighbor-gradient ")
+            .replace(r#"<data:scalar name="T"/>"#, r#"<data:scalar name="T"/><data:vector name="V"/>"#)
+            .replace(r#"<use-data name="T"/>"#, r#"<use-data name="T"/><use-data name="V"/>"#)
+            .replace(
+                r#"<write-data name="T" mesh="A-Mesh"/>"#,
+                r#"<write-data name="T" mesh="A-Mesh"/><write-data name="V" mesh="A-Mesh"/>"#,
+            )
+            .replace(
+                r#"<read-data name="T" mesh="B-Mesh"/>"#,
+                r#"<read-data name="T" mesh="B-Mesh"/><read-data name="V" mesh="B-Mesh"/>"#,
+            )
+            .replace("<precice-configuration>", &format!("<precice-configuration experimental=\"{experimental}\">"))
+            .replace(
+                "</coupling-scheme:serial-explicit>",
+                r#"<exchange data="V" mesh="A-Mesh" from="A" to="B"/></coupling-scheme:serial-explicit>"#,
+            );
+        let (cfg, _) = tidelink_precice_config::parse_str(&xml, Path::new("nng.xml")).expect("valid configuration");
+        NativeParticipant::from_config_with(name, cfg, Settings::default()).expect("participant")
+    }
+
+    #[test]
+    fn gradients_are_required_of_the_writer_of_the_mapped_data_only() {
+        let a = with_gradients("A", true);
+        assert!(a.requires_gradient_data_for("A-Mesh", "T").unwrap());
+        assert!(a.requires_gradient_data_for("A-Mesh", "V").unwrap());
+        let b = with_gradients("B", true);
+        assert!(!b.requires_gradient_data_for("B-Mesh", "T").unwrap(), "read data never require gradients");
+        assert!(!b.requires_gradient_data_for("A-Mesh", "T").unwrap());
+        let e = a.requires_gradient_data_for("A-Mesh", "X").unwrap_err();
+        assert_eq!(e.message, "The given data \"X\" is unknown to preCICE mesh \"A-Mesh\". Did you mean data \"T\"?");
+    }
+
+    #[test]
+    fn gradient_writes_are_checked_in_libprecices_order_with_its_words() {
+        let mut a = with_gradients("A", false);
+        let e = a.write_gradient_data("A-Mesh", "T", &[0], &[1.0, 2.0]).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Misuse);
+        assert!(
+            e.message.starts_with(
+                "You called the API function \"writeGradientData\", which is part of the experimental API."
+            ),
+            "experimental first, before any name: {e}"
+        );
+        let mut a = with_gradients("A", true);
+        let mut ids = [0; 2];
+        a.set_mesh_vertices("A-Mesh", &[0.0, 0.0, 1.0, 0.0], &mut ids).unwrap();
+        let e = a.write_gradient_data("Nope", "T", &[0], &[1.0, 2.0]).unwrap_err();
+        assert!(e.message.starts_with("The mesh named \"Nope\" is unknown to preCICE."), "{e}");
+        let e = a.write_gradient_data("A-Mesh", "X", &[0], &[1.0, 2.0]).unwrap_err();
+        assert!(e.message.starts_with("The given data \"X\" is unknown to preCICE mesh \"A-Mesh\"."), "{e}");
+        // Empty calls return before any further check.
+        a.write_gradient_data("A-Mesh", "T", &[], &[]).unwrap();
+        // Ids before sizes, as libprecice checks them.
+        let e = a.write_gradient_data("A-Mesh", "T", &[0, 2], &[1.0]).unwrap_err();
+        assert_eq!(
+            e.message,
+            "Cannot write gradient data \"T\" to mesh \"A-Mesh\" due to invalid Vertex ID at vertices[1]. Please make \
+             sure you only use the results from calls to setMeshVertex/Vertices()."
+        );
+        let e = a.write_gradient_data("A-Mesh", "V", &[0, 1], &[1.0; 6]).unwrap_err();
+        assert_eq!(
+            e.message,
+            "Input sizes are inconsistent attempting to write gradient for data \"V\" to mesh \"A-Mesh\". A single \
+             gradient/Jacobian for 2D data on a 2D mesh has 4 components. You passed 2 vertex indices and 6 gradient \
+             components, but we expected 8 gradient components. "
+        );
+        let e = a.write_gradient_data("A-Mesh", "T", &[1], &[f64::NAN, 0.0]).unwrap_err();
+        assert!(e.message.contains("non-finite gradient (NaN)"), "{e}");
+        // Row layout: vertex 1's rows land at its place in the buffer.
+        a.write_gradient_data("A-Mesh", "V", &[1], &[1.0, 2.0, 3.0, 4.0]).unwrap();
+        let buf = a.store.data[&DataKey::new("A-Mesh", "V")].gradient_buffer.clone().unwrap();
+        assert_eq!(buf, [0.0, 0.0, 0.0, 0.0, 1.0, 2.0, 3.0, 4.0]);
+        // B writes no gradients: its read data is not its to write; ignored where nothing requires them.
+        let mut b = with_gradients("B", true);
+        let e = b.write_gradient_data("B-Mesh", "T", &[0], &[1.0, 2.0]).unwrap_err();
+        assert!(
+            e.message.starts_with(
+                "This participant does not use data \"T\" via mesh \"B-Mesh\", but attempted to write it."
+            ),
+            "{e}"
+        );
+        let e = b.write_gradient_data("A-Mesh", "T", &[0], &[1.0, 2.0]).unwrap_err();
+        assert!(
+            e.message.starts_with("This participant does not provide Mesh \"A-Mesh\" nor does it enable direct access"),
+            "{e}"
+        );
+        let xml = XML.replace("<precice-configuration>", r#"<precice-configuration experimental="true">"#);
+        let (cfg, _) = tidelink_precice_config::parse_str(&xml, Path::new("nn.xml")).expect("valid configuration");
+        let mut plain = NativeParticipant::from_config_with("A", cfg, Settings::default()).expect("participant");
+        assert!(!plain.requires_gradient_data_for("A-Mesh", "T").unwrap());
+        plain.write_gradient_data("A-Mesh", "T", &[7], &[1.0]).expect("ignored unchecked: nothing requires it");
+    }
+
     #[test]
     fn refused_calls_name_the_reason_after_the_name_checks() {
         let mut b = participant("B");
         assert!(!b.requires_gradient_data_for("B-Mesh", "T").unwrap());
         let e = b.requires_gradient_data_for("B-Mesh", "X").unwrap_err();
         assert!(e.message.contains("unknown to preCICE mesh"), "{e}");
-        let e = b.write_gradient_data("B-Mesh", "T", &[0], &[1.0, 2.0]).unwrap_err();
-        assert!(e.message.contains("nearest-neighbor-gradient"), "{e}");
         let e = b.set_mesh_access_region("A-Mesh", &[0.0, 1.0, 0.0, 1.0]).unwrap_err();
         assert!(e.message.contains("api-access"), "{e}");
         let e = b.get_mesh_vertex_ids_and_coordinates("C-Mesh").unwrap_err();

@@ -143,10 +143,13 @@ impl Coupling for NativeParticipant {
         }
         // Write buffers get their size now that the provided meshes are complete.
         for k in &self.write_keys {
-            let n = self.store.meshes[&k.mesh].vertex_count();
+            let (n, dim) = (self.store.meshes[&k.mesh].vertex_count(), self.store.meshes[&k.mesh].dim);
             let d = self.store.data.get_mut(k).expect("registered");
             if let Some(buf) = &mut d.write_buffer {
                 buf.resize(n * d.components, 0.0);
+            }
+            if let Some(buf) = &mut d.gradient_buffer {
+                buf.resize(n * d.components * dim, 0.0);
             }
         }
         self.m2n = Some(M2n::connect(&self.name, &self.cfg, &self.settings)?);

@@ -1,26 +1,34 @@
 //! A datum's time-stamped samples and their interpolation (docs/design/coupling-semantics.md §4): degree 0 is
 //! right-continuous piecewise constant, degree ≥ 1 an interpolating B-spline through
 //! all samples (degree 1 = piecewise linear), clamped to the sample range.
+//!
+//! A sample may carry the gradients of its values (preCICE's `Sample::gradients`, for a
+//! nearest-neighbor-gradient mapping): they travel with the sample through every change of
+//! the waveform, and are sampled in time with degree 0 whatever the values' degree, as
+//! libprecice's `Waveform::sampleGradients` does.
 
 use super::bspline::Spline;
 use super::tolerance;
 use std::cell::RefCell;
 
-/// Samples `(t, values)` with strictly increasing times.
+/// Samples `(t, values)` with strictly increasing times, each with its gradients.
 #[derive(Debug, Clone, Default)]
 pub struct Waveform {
     degree: u32,
     samples: Vec<(f64, Vec<f64>)>,
+    /// The gradients of each sample (row layout, spatial dimensions per value); empty where a
+    /// sample has none. Always as long as `samples`.
+    gradients: Vec<Vec<f64>>,
     /// Degree ≥ 2: the spline of the last read, kept while the sample times stay the same.
     spline: RefCell<Option<Spline>>,
     /// Its control points for the current sample values; cleared by every change of samples.
     control: RefCell<Option<Vec<Vec<f64>>>>,
 }
 
-/// Two waveforms are equal when their degree and samples are (the caches do not count).
+/// Two waveforms are equal when their degree, samples and gradients are (the caches do not count).
 impl PartialEq for Waveform {
     fn eq(&self, other: &Self) -> bool {
-        self.degree == other.degree && self.samples == other.samples
+        self.degree == other.degree && self.samples == other.samples && self.gradients == other.gradients
     }
 }
 
@@ -45,19 +53,41 @@ impl Waveform {
     pub fn last(&self) -> Option<&(f64, Vec<f64>)> {
         self.samples.last()
     }
-    /// Inserts a sample in time order; a sample at an existing time (±ε) is overwritten.
+    /// Inserts a sample without gradients in time order; a sample at an existing time (±ε) is overwritten.
     pub fn set(&mut self, t: f64, values: Vec<f64>) {
+        self.set_with_gradients(t, values, Vec::new());
+    }
+    /// Inserts a sample with its `gradients` (empty: none) in time order; a sample at an
+    /// existing time (±ε) is overwritten, its gradients too.
+    pub fn set_with_gradients(&mut self, t: f64, values: Vec<f64>, gradients: Vec<f64>) {
         self.control.take();
         match self.samples.iter().position(|(s, _)| *s >= t - tolerance(t)) {
-            Some(i) if (self.samples[i].0 - t).abs() <= tolerance(t) => self.samples[i] = (t, values),
-            Some(i) => self.samples.insert(i, (t, values)),
-            None => self.samples.push((t, values)),
+            Some(i) if (self.samples[i].0 - t).abs() <= tolerance(t) => {
+                self.samples[i] = (t, values);
+                self.gradients[i] = gradients;
+            }
+            Some(i) => {
+                self.samples.insert(i, (t, values));
+                self.gradients.insert(i, gradients);
+            }
+            None => {
+                self.samples.push((t, values));
+                self.gradients.push(gradients);
+            }
         }
     }
-    /// Replaces all samples (sub-step exchange: the receiver adopts the sender's waveform).
+    /// Replaces all samples (sub-step exchange: the receiver adopts the sender's waveform);
+    /// they carry no gradients.
     pub fn replace(&mut self, samples: Vec<(f64, Vec<f64>)>) {
+        let n = samples.len();
+        self.replace_with_gradients(samples, vec![Vec::new(); n]);
+    }
+    /// Replaces all samples and their gradients (one entry per sample, empty: none).
+    pub fn replace_with_gradients(&mut self, samples: Vec<(f64, Vec<f64>)>, mut gradients: Vec<Vec<f64>>) {
         self.control.take();
+        gradients.resize(samples.len(), Vec::new());
         self.samples = samples;
+        self.gradients = gradients;
     }
     /// Keeps only the last sample: it becomes the start sample of the next window.
     pub fn move_to_next_window(&mut self) {
@@ -66,21 +96,54 @@ impl Waveform {
             let last = self.samples.pop();
             self.samples.clear();
             self.samples.extend(last);
+            let last = self.gradients.pop();
+            self.gradients.clear();
+            self.gradients.extend(last);
         }
+    }
+    /// Keeps the samples (and their gradients) whose time passes `keep`.
+    fn retain_times(&mut self, keep: impl Fn(f64) -> bool) {
+        self.control.take();
+        let kept: Vec<bool> = self.samples.iter().map(|(s, _)| keep(*s)).collect();
+        let mut k = kept.iter();
+        self.samples.retain(|_| *k.next().expect("one flag per sample"));
+        let mut k = kept.iter();
+        self.gradients.retain(|_| *k.next().expect("one flag per sample"));
     }
     /// Drops samples older than `t` (−ε).
     pub fn trim_before(&mut self, t: f64) {
-        self.control.take();
-        self.samples.retain(|(s, _)| *s >= t - tolerance(t));
+        self.retain_times(|s| s >= t - tolerance(t));
     }
     /// Drops samples newer than `t` (+ε): a repeated implicit window starts again from `t`.
     pub fn trim_after(&mut self, t: f64) {
-        self.control.take();
-        self.samples.retain(|(s, _)| *s <= t + tolerance(t));
+        self.retain_times(|s| s <= t + tolerance(t));
     }
     /// Samples with time in `[from, to]` (±ε).
     pub fn samples_between(&self, from: f64, to: f64) -> Vec<(f64, Vec<f64>)> {
         self.samples.iter().filter(|(s, _)| *s >= from - tolerance(from) && *s <= to + tolerance(to)).cloned().collect()
+    }
+    /// The gradients of the samples [`samples_between`](Self::samples_between) returns, in the same order.
+    pub fn gradients_between(&self, from: f64, to: f64) -> Vec<Vec<f64>> {
+        self.samples
+            .iter()
+            .zip(&self.gradients)
+            .filter(|((s, _), _)| *s >= from - tolerance(from) && *s <= to + tolerance(to))
+            .map(|(_, g)| g.clone())
+            .collect()
+    }
+    /// The gradients of every sample, oldest first (empty entries: none).
+    pub fn gradients(&self) -> &[Vec<f64>] {
+        &self.gradients
+    }
+    /// The gradients at `t`, sampled with degree 0 (the first sample at or after `t`, the last
+    /// one past the end) whatever the waveform's degree; `None` without samples.
+    pub fn sample_gradients(&self, t: f64) -> Option<&[f64]> {
+        let n = self.samples.len();
+        if n == 0 {
+            return None;
+        }
+        let i = self.samples.iter().position(|(s, _)| *s >= t - tolerance(t)).unwrap_or(n - 1);
+        Some(&self.gradients[i])
     }
 
     /// The interpolated values at `t`; `None` without samples.
@@ -213,6 +276,28 @@ mod tests {
         w.set(1.0, vec![2.0]);
         assert_eq!(w.sample(0.0).unwrap(), vec![1.0]);
         assert_eq!(w.sample(0.3).unwrap(), vec![2.0]);
+    }
+
+    #[test]
+    fn gradients_follow_their_samples_and_are_sampled_with_degree_zero() {
+        let mut w = Waveform::new(2);
+        for (t, g) in [(0.0, 1.0), (0.5, 2.0), (1.0, 3.0)] {
+            w.set_with_gradients(t, vec![t], vec![g, -g]);
+        }
+        // Degree 0 at or after t, whatever the values' degree (2 here).
+        assert_eq!(w.sample_gradients(0.2), Some(&[2.0, -2.0][..]));
+        assert_eq!(w.sample_gradients(0.5), Some(&[2.0, -2.0][..]));
+        assert_eq!(w.sample_gradients(7.0), Some(&[3.0, -3.0][..]));
+        w.set(0.25, vec![0.1]);
+        assert_eq!(w.gradients_between(0.0, 0.5), vec![vec![1.0, -1.0], vec![], vec![2.0, -2.0]]);
+        w.trim_after(0.5);
+        w.trim_before(0.25);
+        assert_eq!(w.gradients(), &[vec![], vec![2.0, -2.0]]);
+        w.set_with_gradients(0.5, vec![0.7], vec![9.0, 9.0]);
+        w.move_to_next_window();
+        assert_eq!((w.samples(), w.gradients()), (&[(0.5, vec![0.7])][..], &[vec![9.0, 9.0]][..]));
+        w.replace(vec![(1.0, vec![0.0]), (2.0, vec![1.0])]);
+        assert_eq!(w.gradients(), &[Vec::<f64>::new(), Vec::new()]);
     }
 
     #[test]

@@ -39,6 +39,9 @@ fn datum(name: &str, primary: bool, size: usize, times: &[f64], values: &[f64], 
         times: times.to_vec(),
         values: values.to_vec(),
         old: old.to_vec(),
+        gradient_size: 0,
+        gradients: vec![],
+        old_gradients: vec![],
     }
 }
 

@@ -119,3 +119,37 @@ fn aitken_with_two_primary_data_weights_the_residual_blocks() {
     acc.perform(&mut data).unwrap();
     close(&[data[0].values[0], data[1].values[0]], &[1.5 + omega, 2.0 + 2.0 * omega], 1e-12);
 }
+
+/// A datum with gradients: `datum` plus `gradients` and the previous iteration's `old`.
+fn with_gradients(mut d: AccData, size: usize, gradients: &[f64], old: &[f64]) -> AccData {
+    d.gradient_size = size;
+    d.gradients = gradients.to_vec();
+    d.old_gradients = old.to_vec();
+    d
+}
+
+#[test]
+fn relaxation_relaxes_gradients_with_the_values_and_the_quasi_newton_update_does_not() {
+    // Constant relaxation ω = ½: two samples of one vertex with a 2D gradient each.
+    let mut d = decl("constant", &[]);
+    d.relaxation = Some(0.5);
+    let mut acc = build(&d).unwrap();
+    let x = datum("X", false, 1, &[0.5, 1.0], &[2.0, 4.0], &[0.0, 0.0]);
+    let mut data = vec![with_gradients(x, 2, &[2.0, -2.0, 4.0, -4.0], &[1.0, 1.0, 0.0, 0.0])];
+    acc.perform(&mut data).unwrap();
+    assert_eq!(data[0].values, [1.0, 2.0]);
+    assert_eq!(data[0].gradients, [1.5, -0.5, 2.0, -2.0]);
+    // IQN-ILS (initial relaxation 0.1 in the first window): its first iteration relaxes the
+    // gradients as the values; the quasi-Newton step of the second leaves them as received.
+    let mut acc = build(&decl("IQN-ILS", &["X"])).unwrap();
+    let x = datum("X", true, 1, &[1.0], &[1.0], &[0.0]);
+    let mut data = vec![with_gradients(x, 2, &[1.0, 2.0], &[0.0, 0.0])];
+    acc.perform(&mut data).unwrap();
+    assert!((data[0].values[0] - 0.1).abs() <= 1e-12 && (data[0].gradients[0] - 0.1).abs() <= 1e-12, "{data:?}");
+    assert!((data[0].gradients[1] - 0.2).abs() <= 1e-12, "{data:?}");
+    let x = datum("X", true, 1, &[1.0], &[1.05], &[0.1]);
+    let mut data = vec![with_gradients(x, 2, &[3.0, 4.0], &[0.1, 0.2])];
+    acc.perform(&mut data).unwrap();
+    assert!((data[0].values[0] - 2.0).abs() <= 1e-12, "the secant step of scenario A16: {data:?}");
+    assert_eq!(data[0].gradients, [3.0, 4.0]);
+}

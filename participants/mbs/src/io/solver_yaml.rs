@@ -10,16 +10,23 @@
 //!   max_iterations: 20           # HHT Newton iterations
 //!   abs_tolerance: 1e-10         # HHT position-update tolerance (or abs_tolerance_states)
 //! solver: {type: Barzilai_Borwein, ...}   # accepted, ignored (our Newton solves directly)
+//! jacobian:                      # ours, not Chrono's; all optional
+//!   policy: auto                 # analytical | numerical | hybrid | auto
+//!   verify: once                 # off (default) | once | N (every N steps)
+//!   verify_tolerance: 1e-4       # relative error above which a checked entry is a warning
+//!   verify_entries: 3            # worst entries reported per element
 //! ```
 
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 use std::path::Path;
-use tidelink_adapter_core::diagnostics::Diagnostics;
+use tidelink_adapter_core::diagnostics::{Diagnostics, Location};
 use tidelink_adapter_core::spec::{self, YamlLines};
+use tidelink_mbs_solver::dynamics::force_element::ForceElementSet;
 use tidelink_mbs_solver::solver::euler_implicit::LinearizedImplicitEuler;
 use tidelink_mbs_solver::solver::hht::{Hht, DEFAULT_ALPHA};
 use tidelink_mbs_solver::solver::integrator::Integrator;
+use tidelink_mbs_solver::solver::jacobian::{JacobianOptions, JacobianPolicy, VerifySchedule};
 
 /// Integrator types this build can run, in Chrono's spelling (compared case-insensitively).
 pub const SUPPORTED_INTEGRATORS: &[&str] = &["HHT", "Euler_implicit_linearized"];
@@ -32,6 +39,25 @@ struct SolverFile {
     contact_method: Option<IgnoredAny>,
     integrator: IntegratorEntry,
     solver: Option<IgnoredAny>,
+    jacobian: Option<JacobianEntry>,
+}
+
+/// How the force elements' Jacobians are obtained and checked (docs/design/jacobians.md).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JacobianEntry {
+    policy: Option<String>,
+    verify: Option<VerifyEntry>,
+    verify_tolerance: Option<f64>,
+    verify_entries: Option<usize>,
+}
+
+/// `verify: once`, `verify: off` or `verify: N`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum VerifyEntry {
+    Every(usize),
+    Word(String),
 }
 
 /// Chrono's integrator keys; `alpha`, `max_iterations` and the absolute tolerance drive
@@ -74,6 +100,10 @@ pub struct SolverSettings {
     pub max_iterations: usize,
     /// HHT's position-update tolerance.
     pub abs_tolerance: f64,
+    /// The Jacobian policy and verification (`jacobian:`).
+    pub jacobian: JacobianOptions,
+    /// Where `jacobian.policy` was given, for errors about the model it cannot serve.
+    pub policy_at: Option<Location>,
 }
 
 impl SolverSettings {
@@ -85,6 +115,21 @@ impl SolverSettings {
             alpha: DEFAULT_ALPHA,
             max_iterations: 20,
             abs_tolerance: 1e-10,
+            jacobian: JacobianOptions::default(),
+            policy_at: None,
+        }
+    }
+
+    /// Refuses a model the policy cannot serve: `analytical` with force elements that give no
+    /// analytical Jacobian (named, at the policy's line).
+    pub fn check_model(&self, forces: &ForceElementSet) -> Result<(), Diagnostics> {
+        match self.jacobian.policy.resolve(forces) {
+            Ok(_) => Ok(()),
+            Err(e) => {
+                let mut d = Diagnostics::default();
+                d.error(self.policy_at.clone().unwrap_or_default(), e.to_string());
+                Err(d)
+            }
         }
     }
 
@@ -97,9 +142,14 @@ impl SolverSettings {
                 let mut h = Hht::new(self.alpha).unwrap_or_default();
                 h.max_iterations = self.max_iterations.max(1);
                 h.abs_tolerance = self.abs_tolerance;
+                h.jacobian = self.jacobian;
                 Box::new(h)
             }
-            IntegratorKind::EulerImplicitLinearized => Box::new(LinearizedImplicitEuler::new()),
+            IntegratorKind::EulerImplicitLinearized => {
+                let mut e = LinearizedImplicitEuler::new();
+                e.jacobian = self.jacobian;
+                Box::new(e)
+            }
         }
     }
 }
@@ -177,7 +227,77 @@ fn build(file: SolverFile, lines: &YamlLines) -> Result<(SolverSettings, Diagnos
     }
     let _ = (&ig.rel_tolerance, &ig.abs_tolerance_multipliers);
     let _ = (&ig.use_stepsize_control, &ig.use_modified_newton);
-    Ok((SolverSettings { integrator, time_step: ig.time_step, alpha, max_iterations, abs_tolerance }, d))
+    let (jacobian, policy_at) = jacobian_options(file.jacobian.as_ref(), lines, &mut d)?;
+    Ok((
+        SolverSettings {
+            integrator,
+            time_step: ig.time_step,
+            alpha,
+            max_iterations,
+            abs_tolerance,
+            jacobian,
+            policy_at,
+        },
+        d,
+    ))
+}
+
+/// The `jacobian:` section, checked.
+fn jacobian_options(
+    entry: Option<&JacobianEntry>,
+    lines: &YamlLines,
+    d: &mut Diagnostics,
+) -> Result<(JacobianOptions, Option<Location>), Diagnostics> {
+    let mut o = JacobianOptions::default();
+    let Some(j) = entry else { return Ok((o, None)) };
+    if let Some(p) = &j.policy {
+        o.policy = match JacobianPolicy::parse(p) {
+            Some(p) => p,
+            None => {
+                d.error(
+                    lines.loc("jacobian.policy"),
+                    format!("Jacobian policy `{p}` is not one of analytical, numerical, hybrid, auto"),
+                );
+                return Err(std::mem::take(d));
+            }
+        };
+    }
+    o.verify = match &j.verify {
+        None => VerifySchedule::Off,
+        Some(VerifyEntry::Every(0)) => {
+            d.error(
+                lines.loc("jacobian.verify"),
+                "`verify` every 0 steps: give `once`, `off` or a step count of at least 1",
+            );
+            return Err(std::mem::take(d));
+        }
+        Some(VerifyEntry::Every(n)) => VerifySchedule::Every(*n),
+        Some(VerifyEntry::Word(w)) if w.eq_ignore_ascii_case("once") => VerifySchedule::Once,
+        Some(VerifyEntry::Word(w)) if w.eq_ignore_ascii_case("off") => VerifySchedule::Off,
+        Some(VerifyEntry::Word(w)) => {
+            d.error(
+                lines.loc("jacobian.verify"),
+                format!("`verify: {w}`: give `once`, `off` or a step count N (every N steps)"),
+            );
+            return Err(std::mem::take(d));
+        }
+    };
+    if let Some(t) = j.verify_tolerance {
+        if !(t.is_finite() && t > 0.0) {
+            d.error(lines.loc("jacobian.verify_tolerance"), format!("`verify_tolerance` must be positive, got {t}"));
+            return Err(std::mem::take(d));
+        }
+        o.verify_tolerance = t;
+    }
+    if let Some(n) = j.verify_entries {
+        if n == 0 {
+            d.error(lines.loc("jacobian.verify_entries"), "`verify_entries` must be at least 1");
+            return Err(std::mem::take(d));
+        }
+        o.verify_worst = n;
+    }
+    let at = j.policy.as_ref().map(|_| lines.loc("jacobian.policy"));
+    Ok((o, at))
 }
 
 #[cfg(test)]
@@ -233,5 +353,66 @@ mod tests {
         let e =
             parse_str("integrator:\n  type: HHT\n  time_stpe: 1e-3\n", Path::new("s.yaml")).unwrap_err().to_string();
         assert!(e.contains("s.yaml:3: error: unknown key `time_stpe` in integrator; did you mean `time_step`?"), "{e}");
+    }
+
+    #[test]
+    fn reads_the_jacobian_section() {
+        let (s, w) = parse_str("integrator:\n  time_step: 1e-3\n", Path::new("s.yaml")).unwrap();
+        assert!(w.0.is_empty());
+        assert_eq!(s.jacobian, JacobianOptions::default());
+        let text = "integrator:\n  time_step: 1e-3\njacobian:\n  policy: Hybrid\n  verify: 10\n  verify_tolerance: 1e-5\n  verify_entries: 2\n";
+        let (s, _) = parse_str(text, Path::new("s.yaml")).unwrap();
+        assert_eq!(s.jacobian.policy, JacobianPolicy::Hybrid);
+        assert_eq!(s.jacobian.verify, VerifySchedule::Every(10));
+        assert_eq!((s.jacobian.verify_tolerance, s.jacobian.verify_worst), (1e-5, 2));
+        assert_eq!(s.policy_at.as_ref().map(|l| l.line), Some(4));
+        let text = "integrator:\n  type: Euler_implicit_linearized\n  time_step: 1e-3\njacobian: {verify: once}\n";
+        let (s, _) = parse_str(text, Path::new("s.yaml")).unwrap();
+        assert_eq!(s.jacobian.verify, VerifySchedule::Once);
+        assert_eq!(s.make_integrator().name(), "linearized implicit Euler");
+    }
+
+    #[test]
+    fn rejects_bad_jacobian_settings_at_their_line() {
+        for (entry, line, words) in [
+            ("  policy: exact\n", 4, "Jacobian policy `exact` is not one of analytical, numerical, hybrid, auto"),
+            ("  verify: always\n", 4, "`verify: always`: give `once`, `off` or a step count"),
+            ("  verify: 0\n", 4, "`verify` every 0 steps"),
+            ("  policy: auto\n  verify_tolerance: -1\n", 5, "`verify_tolerance` must be positive"),
+            ("  polcy: auto\n", 4, "unknown key `polcy`"),
+        ] {
+            let text = format!("integrator:\n  time_step: 1e-3\njacobian:\n{entry}");
+            let e = parse_str(&text, Path::new("s.yaml")).unwrap_err().to_string();
+            assert!(e.contains(&format!("s.yaml:{line}: error:")) && e.contains(words), "{e}");
+        }
+    }
+
+    #[test]
+    fn analytical_policy_names_the_elements_without_a_jacobian_at_its_line() {
+        use tidelink_mbs_solver::dynamics::body_set::{BodyHandle, BodySet};
+        use tidelink_mbs_solver::{ForceElement, Wrench};
+        #[derive(Debug, Clone)]
+        struct Plain(BodyHandle);
+        impl ForceElement for Plain {
+            fn name(&self) -> &str {
+                "plain"
+            }
+            fn bodies(&self) -> [BodyHandle; 2] {
+                [self.0, self.0]
+            }
+            fn wrenches(&self, _: &BodySet) -> [Wrench; 2] {
+                [Wrench::default(); 2]
+            }
+        }
+        let mut bodies = BodySet::new(nalgebra::Vector3::zeros());
+        let h = bodies.insert(tidelink_mbs_solver::RigidBodyBuilder::fixed().build().unwrap());
+        let mut forces = ForceElementSet::new();
+        forces.insert(Box::new(Plain(h)));
+        let text = "integrator:\n  time_step: 1e-3\njacobian:\n  policy: analytical\n";
+        let (s, _) = parse_str(text, Path::new("s.yaml")).unwrap();
+        let e = s.check_model(&forces).unwrap_err().to_string();
+        assert!(e.starts_with("s.yaml:4: error: the Jacobian policy `analytical` needs an analytical Jacobian of every force element; `plain` give none"), "{e}");
+        let (s, _) = parse_str("integrator:\n  time_step: 1e-3\n", Path::new("s.yaml")).unwrap();
+        assert!(s.check_model(&forces).is_ok());
     }
 }

@@ -4,7 +4,8 @@
 //! chrono-version: 10.0
 //! contact_method: SMC            # accepted, ignored (no contact yet)
 //! integrator:
-//!   type: HHT                    # or Euler_implicit_linearized; HHT when omitted
+//!   type: HHT                    # or Euler_implicit_linearized, Euler_implicit, BDF; HHT when omitted
+//!   order: 2                     # BDF only: 1 or 2 (default 2)
 //!   time_step: 1e-3
 //!   alpha: -0.2                  # HHT only, in [-1/3, 0]
 //!   max_iterations: 20           # HHT Newton iterations
@@ -23,13 +24,14 @@ use std::path::Path;
 use tidelink_adapter_core::diagnostics::{Diagnostics, Location};
 use tidelink_adapter_core::spec::{self, YamlLines};
 use tidelink_mbs_solver::dynamics::force_element::ForceElementSet;
+use tidelink_mbs_solver::solver::bdf::Bdf;
 use tidelink_mbs_solver::solver::euler_implicit::LinearizedImplicitEuler;
 use tidelink_mbs_solver::solver::hht::{Hht, DEFAULT_ALPHA};
 use tidelink_mbs_solver::solver::integrator::Integrator;
 use tidelink_mbs_solver::solver::jacobian::{JacobianOptions, JacobianPolicy, VerifySchedule};
 
 /// Integrator types this build can run, in Chrono's spelling (compared case-insensitively).
-pub const SUPPORTED_INTEGRATORS: &[&str] = &["HHT", "Euler_implicit_linearized"];
+pub const SUPPORTED_INTEGRATORS: &[&str] = &["HHT", "Euler_implicit_linearized", "Euler_implicit", "BDF"];
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -74,6 +76,7 @@ struct IntegratorEntry {
     abs_tolerance_states: Option<f64>,
     abs_tolerance_multipliers: Option<IgnoredAny>,
     max_iterations: Option<usize>,
+    order: Option<usize>,
     use_stepsize_control: Option<IgnoredAny>,
     use_modified_newton: Option<IgnoredAny>,
 }
@@ -85,6 +88,10 @@ pub enum IntegratorKind {
     Hht,
     /// Chrono's `Euler_implicit_linearized`: [`LinearizedImplicitEuler`].
     EulerImplicitLinearized,
+    /// Chrono's `Euler_implicit`: Newton backward Euler with a line search ([`Bdf`] order 1).
+    EulerImplicit,
+    /// `BDF` with `order` 1 or 2, fixed step ([`Bdf`]).
+    Bdf(usize),
 }
 
 /// The solver settings the participant uses.
@@ -150,6 +157,19 @@ impl SolverSettings {
                 e.jacobian = self.jacobian;
                 Box::new(e)
             }
+            IntegratorKind::EulerImplicit | IntegratorKind::Bdf(_) => {
+                let order = match self.integrator {
+                    IntegratorKind::Bdf(o) => o,
+                    _ => 1,
+                };
+                // The order was checked when the file was read; a hand-built one out of range
+                // falls back to backward Euler rather than panicking.
+                let mut b = Bdf::new(order).unwrap_or_else(|_| Bdf::backward_euler());
+                b.max_iterations = self.max_iterations.max(1);
+                b.abs_tolerance = self.abs_tolerance;
+                b.jacobian = self.jacobian;
+                Box::new(b)
+            }
         }
     }
 }
@@ -174,6 +194,16 @@ fn build(file: SolverFile, lines: &YamlLines) -> Result<(SolverSettings, Diagnos
         IntegratorKind::Hht
     } else if kind.eq_ignore_ascii_case("Euler_implicit_linearized") {
         IntegratorKind::EulerImplicitLinearized
+    } else if kind.eq_ignore_ascii_case("Euler_implicit") {
+        IntegratorKind::EulerImplicit
+    } else if kind.eq_ignore_ascii_case("BDF") {
+        match ig.order.unwrap_or(2) {
+            o @ 1..=2 => IntegratorKind::Bdf(o),
+            o => {
+                d.error(lines.loc("integrator.order"), format!("BDF `order` must be 1 or 2, got {o}"));
+                return Err(d);
+            }
+        }
     } else {
         d.error(
             lines.loc("integrator.type"),
@@ -198,15 +228,17 @@ fn build(file: SolverFile, lines: &YamlLines) -> Result<(SolverSettings, Diagnos
         d.error(lines.loc("integrator.max_iterations"), "`max_iterations` must be at least 1");
         return Err(d);
     }
-    if integrator == IntegratorKind::EulerImplicitLinearized {
-        for (key, present) in [("alpha", ig.alpha.is_some()), ("max_iterations", ig.max_iterations.is_some())] {
-            if present {
-                d.warning(
-                    lines.loc(&format!("integrator.{key}")),
-                    format!("`{key}` is an HHT setting; Euler_implicit_linearized ignores it"),
-                );
-            }
-        }
+    if !matches!(integrator, IntegratorKind::Bdf(_)) && ig.order.is_some() {
+        d.warning(lines.loc("integrator.order"), format!("`order` is a BDF setting; {kind} ignores it"));
+    }
+    if integrator != IntegratorKind::Hht && ig.alpha.is_some() {
+        d.warning(lines.loc("integrator.alpha"), format!("`alpha` is an HHT setting; {kind} ignores it"));
+    }
+    if integrator == IntegratorKind::EulerImplicitLinearized && ig.max_iterations.is_some() {
+        d.warning(
+            lines.loc("integrator.max_iterations"),
+            "`max_iterations` is an HHT setting; Euler_implicit_linearized ignores it (one linear solve per step)",
+        );
     }
     if !(ig.time_step.is_finite() && ig.time_step > 0.0) {
         d.error(lines.loc("integrator.time_step"), format!("`time_step` must be positive, got {}", ig.time_step));
@@ -414,5 +446,25 @@ mod tests {
         assert!(e.starts_with("s.yaml:4: error: the Jacobian policy `analytical` needs an analytical Jacobian of every force element; `plain` give none"), "{e}");
         let (s, _) = parse_str("integrator:\n  time_step: 1e-3\n", Path::new("s.yaml")).unwrap();
         assert!(s.check_model(&forces).is_ok());
+    }
+
+    #[test]
+    fn reads_newton_backward_euler_and_bdf() {
+        let text = "integrator:\n  type: Euler_implicit\n  time_step: 1e-3\n  max_iterations: 12\n";
+        let (s, w) = parse_str(text, Path::new("s.yaml")).unwrap();
+        assert!(w.0.is_empty(), "{w}");
+        assert_eq!((s.integrator, s.max_iterations), (IntegratorKind::EulerImplicit, 12));
+        assert_eq!(s.make_integrator().name(), "backward Euler (Newton)");
+        let (s, _) = parse_str("integrator:\n  type: bdf\n  time_step: 1e-3\n", Path::new("s.yaml")).unwrap();
+        assert_eq!(s.integrator, IntegratorKind::Bdf(2));
+        assert_eq!(s.make_integrator().name(), "BDF2");
+        let text = "integrator:\n  type: BDF\n  order: 1\n  time_step: 1e-3\n";
+        assert_eq!(parse_str(text, Path::new("s.yaml")).unwrap().0.integrator, IntegratorKind::Bdf(1));
+        let text = "integrator:\n  type: BDF\n  order: 3\n  time_step: 1e-3\n";
+        let e = parse_str(text, Path::new("s.yaml")).unwrap_err().to_string();
+        assert!(e.starts_with("s.yaml:3: error: BDF `order` must be 1 or 2, got 3"), "{e}");
+        let text = "integrator:\n  type: HHT\n  order: 2\n  time_step: 1e-3\n";
+        let (_, w) = parse_str(text, Path::new("s.yaml")).unwrap();
+        assert!(w.to_string().contains("s.yaml:3: warning: `order` is a BDF setting"), "{w}");
     }
 }

@@ -147,3 +147,31 @@ fn other_orders_are_refused() {
     assert!(Bdf::new(3).is_err() && Bdf::new(0).is_err());
     assert_eq!(Bdf::new(2).unwrap().name(), "BDF2");
 }
+
+#[test]
+fn a_singular_newton_matrix_is_the_typed_error_naming_the_elements() {
+    // A second prismatic joint on the same axis repeats the first one's rows: `Φ_q` loses rank.
+    let (mut bodies, mut joints, tsda, mass) = tsda_slider("s", 50.0, 0.0);
+    let ground = bodies.iter().next().unwrap().0;
+    let frame = nalgebra::Isometry3::from_parts(
+        nalgebra::Translation3::new(1.1, 0.0, 0.0),
+        nalgebra::UnitQuaternion::rotation_between(&Vector3::z(), &Vector3::x()).unwrap(),
+    );
+    joints.insert(
+        crate::dynamics::joint::Joint::new(
+            "twin",
+            crate::dynamics::joint::JointKind::Prismatic,
+            &bodies,
+            ground,
+            mass,
+            frame,
+        )
+        .unwrap(),
+    );
+    let mut forces = ForceElementSet::new();
+    forces.insert(Box::new(tsda));
+    let e = Bdf::new(2).unwrap().step_system(&mut bodies, &joints, &forces, 1e-2).unwrap_err();
+    let msg = e.to_string();
+    assert!(matches!(e, MbsError::NonFiniteNewtonStep { .. }), "{msg}");
+    assert!(msg.contains("joint `slider`") && msg.contains("joint `twin`"), "{msg}");
+}

@@ -83,7 +83,8 @@ pub struct System<'a> {
     pub joints: &'a JointSet,
     /// The force elements whose wrenches and Jacobians enter `Q`, `K` and `C`.
     pub forces: &'a ForceElementSet,
-    /// Difference force elements even where they give an analytical Jacobian (tests).
+    /// Makes [`System::assemble`] use the `numerical` policy rather than `auto` (the
+    /// integrators pass their own policy to [`System::assemble_full`]).
     pub force_numerical: bool,
 }
 

@@ -104,7 +104,7 @@ impl Integrator for Bdf {
     }
 
     fn step_full(&mut self, bodies: &mut BodySet, mech: Mechanism<'_>, h: f64) -> Result<(), MbsError> {
-        let (sys, dofs) = mech.assembly(bodies, false);
+        let (sys, dofs) = mech.assembly(bodies);
         if let Some(r) = verify_due(&self.jacobian, self.steps, &sys, bodies, &dofs, self.time) {
             self.report = Some(r);
         }

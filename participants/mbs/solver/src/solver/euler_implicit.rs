@@ -63,7 +63,7 @@ impl Integrator for LinearizedImplicitEuler {
     }
 
     fn step_full(&mut self, bodies: &mut BodySet, mech: Mechanism<'_>, dt: f64) -> Result<(), MbsError> {
-        let (sys, dofs) = mech.assembly(bodies, false);
+        let (sys, dofs) = mech.assembly(bodies);
         self.verify_if_due(&sys, bodies, &dofs);
         let added = mech.added_mass;
         let asm = sys.assemble_full(bodies, &dofs, added, self.jacobian.policy)?;

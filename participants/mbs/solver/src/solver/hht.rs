@@ -150,7 +150,7 @@ impl Integrator for Hht {
     }
 
     fn step_full(&mut self, bodies: &mut BodySet, mech: Mechanism<'_>, h: f64) -> Result<(), MbsError> {
-        let (sys, dofs) = mech.assembly(bodies, false);
+        let (sys, dofs) = mech.assembly(bodies);
         self.verify_if_due(&sys, bodies, &dofs);
         let added = mech.added_mass;
         let m = mech.joints.equations();

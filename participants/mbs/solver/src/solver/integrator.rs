@@ -29,9 +29,9 @@ pub struct Mechanism<'a> {
 
 impl<'a> Mechanism<'a> {
     /// The assembly view of the implicit schemes and the DOF map of `bodies`: the set-up
-    /// both start their step with.
-    pub(crate) fn assembly(self, bodies: &BodySet, force_numerical: bool) -> (System<'a>, DofMap) {
-        (System { joints: self.joints, forces: self.forces, force_numerical }, DofMap::new(bodies))
+    /// they start their step with (their Jacobian policy goes to each assembly).
+    pub(crate) fn assembly(self, bodies: &BodySet) -> (System<'a>, DofMap) {
+        (System { joints: self.joints, forces: self.forces, force_numerical: false }, DofMap::new(bodies))
     }
 }
 

@@ -92,6 +92,7 @@ fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<Mb
     let (model, mut warnings) = model_yaml::load_with(&file.dir().join(model_name), gravity, &equilibrium)?;
     let (solver, solver_warnings) = solver_yaml::load(&file.dir().join(solver_name))?;
     warnings.extend(solver_warnings);
+    solver.check_model(&model.forces)?;
     let output = output_settings(file, cfg)?;
     if let Some(model_dir) = output.as_ref().and_then(|o| o.vtk.as_ref()) {
         crate::io::scene::check(&model.shapes, model_dir).map_err(|e| {

@@ -65,6 +65,10 @@ pub enum MbsError {
         /// The largest constraint residual `|Φ|∞` at the last iteration.
         residual: f64,
     },
+    /// The `analytical` Jacobian policy was asked for and these elements give no analytical
+    /// Jacobian (or none at the current state).
+    #[error("the Jacobian policy `analytical` needs an analytical Jacobian of every force element; {} give none (use policy `hybrid` or `auto` to difference them)", .0.join(", "))]
+    NoAnalyticalJacobian(Vec<String>),
     /// Added-mass coefficients refused (shape, handle, symmetry, positive definiteness).
     #[error(transparent)]
     AddedMass(#[from] AddedMassError),

@@ -31,6 +31,7 @@ pub use dynamics::tsda::Tsda;
 pub use error::MbsError;
 pub use external::{ExternalBodyForce, ExternalLaw, ExternalLawError, ExternalLink, SharedLaw};
 pub use geometry::shape::{BodyShape, ShapeKind};
+pub use solver::bdf::Bdf;
 pub use solver::euler_implicit::LinearizedImplicitEuler;
 pub use solver::hht::Hht;
 pub use solver::integrator::{Integrator, Mechanism, SemiImplicitEuler};

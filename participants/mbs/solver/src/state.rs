@@ -54,6 +54,9 @@ pub struct IntegratorHistory {
     pub multipliers: Vec<f64>,
     /// The last step's force residual, which HHT's α weighting carries into the next step.
     pub residual: Vec<f64>,
+    /// A multistep scheme's memory of the step before (BDF2: its start velocities and its
+    /// displacement increment, 6 + 6 per free body); empty before the first step.
+    pub previous: Vec<f64>,
 }
 
 impl IntegratorHistory {
@@ -63,6 +66,7 @@ impl IntegratorHistory {
             .chain(self.accelerations.iter().copied())
             .chain(self.multipliers.iter().copied())
             .chain(self.residual.iter().copied())
+            .chain(self.previous.iter().copied())
             .map(f64::to_bits)
             .collect()
     }

@@ -4,25 +4,34 @@
 //! chrono-version: 10.0
 //! contact_method: SMC            # accepted, ignored (no contact yet)
 //! integrator:
-//!   type: HHT                    # or Euler_implicit_linearized; HHT when omitted
+//!   type: HHT                    # or Euler_implicit_linearized, Euler_implicit, BDF; HHT when omitted
+//!   order: 2                     # BDF only: 1 or 2 (default 2)
 //!   time_step: 1e-3
 //!   alpha: -0.2                  # HHT only, in [-1/3, 0]
 //!   max_iterations: 20           # HHT Newton iterations
 //!   abs_tolerance: 1e-10         # HHT position-update tolerance (or abs_tolerance_states)
 //! solver: {type: Barzilai_Borwein, ...}   # accepted, ignored (our Newton solves directly)
+//! jacobian:                      # ours, not Chrono's; all optional
+//!   policy: auto                 # analytical | numerical | hybrid | auto
+//!   verify: once                 # off (default) | once | N (every N steps)
+//!   verify_tolerance: 1e-4       # relative error above which a checked entry is a warning
+//!   verify_entries: 3            # worst entries reported per element
 //! ```
 
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 use std::path::Path;
-use tidelink_adapter_core::diagnostics::Diagnostics;
+use tidelink_adapter_core::diagnostics::{Diagnostics, Location};
 use tidelink_adapter_core::spec::{self, YamlLines};
+use tidelink_mbs_solver::dynamics::force_element::ForceElementSet;
+use tidelink_mbs_solver::solver::bdf::Bdf;
 use tidelink_mbs_solver::solver::euler_implicit::LinearizedImplicitEuler;
 use tidelink_mbs_solver::solver::hht::{Hht, DEFAULT_ALPHA};
 use tidelink_mbs_solver::solver::integrator::Integrator;
+use tidelink_mbs_solver::solver::jacobian::{JacobianOptions, JacobianPolicy, VerifySchedule};
 
 /// Integrator types this build can run, in Chrono's spelling (compared case-insensitively).
-pub const SUPPORTED_INTEGRATORS: &[&str] = &["HHT", "Euler_implicit_linearized"];
+pub const SUPPORTED_INTEGRATORS: &[&str] = &["HHT", "Euler_implicit_linearized", "Euler_implicit", "BDF"];
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -32,6 +41,25 @@ struct SolverFile {
     contact_method: Option<IgnoredAny>,
     integrator: IntegratorEntry,
     solver: Option<IgnoredAny>,
+    jacobian: Option<JacobianEntry>,
+}
+
+/// How the force elements' Jacobians are obtained and checked (docs/design/jacobians.md).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JacobianEntry {
+    policy: Option<String>,
+    verify: Option<VerifyEntry>,
+    verify_tolerance: Option<f64>,
+    verify_entries: Option<usize>,
+}
+
+/// `verify: once`, `verify: off` or `verify: N`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum VerifyEntry {
+    Every(usize),
+    Word(String),
 }
 
 /// Chrono's integrator keys; `alpha`, `max_iterations` and the absolute tolerance drive
@@ -48,6 +76,7 @@ struct IntegratorEntry {
     abs_tolerance_states: Option<f64>,
     abs_tolerance_multipliers: Option<IgnoredAny>,
     max_iterations: Option<usize>,
+    order: Option<usize>,
     use_stepsize_control: Option<IgnoredAny>,
     use_modified_newton: Option<IgnoredAny>,
 }
@@ -59,6 +88,10 @@ pub enum IntegratorKind {
     Hht,
     /// Chrono's `Euler_implicit_linearized`: [`LinearizedImplicitEuler`].
     EulerImplicitLinearized,
+    /// Chrono's `Euler_implicit`: Newton backward Euler with a line search ([`Bdf`] order 1).
+    EulerImplicit,
+    /// `BDF` with `order` 1 or 2, fixed step ([`Bdf`]).
+    Bdf(usize),
 }
 
 /// The solver settings the participant uses.
@@ -74,6 +107,10 @@ pub struct SolverSettings {
     pub max_iterations: usize,
     /// HHT's position-update tolerance.
     pub abs_tolerance: f64,
+    /// The Jacobian policy and verification (`jacobian:`).
+    pub jacobian: JacobianOptions,
+    /// Where `jacobian.policy` was given, for errors about the model it cannot serve.
+    pub policy_at: Option<Location>,
 }
 
 impl SolverSettings {
@@ -85,6 +122,21 @@ impl SolverSettings {
             alpha: DEFAULT_ALPHA,
             max_iterations: 20,
             abs_tolerance: 1e-10,
+            jacobian: JacobianOptions::default(),
+            policy_at: None,
+        }
+    }
+
+    /// Refuses a model the policy cannot serve: `analytical` with force elements that give no
+    /// analytical Jacobian (named, at the policy's line).
+    pub fn check_model(&self, forces: &ForceElementSet) -> Result<(), Diagnostics> {
+        match self.jacobian.policy.resolve(forces) {
+            Ok(_) => Ok(()),
+            Err(e) => {
+                let mut d = Diagnostics::default();
+                d.error(self.policy_at.clone().unwrap_or_default(), e.to_string());
+                Err(d)
+            }
         }
     }
 
@@ -97,9 +149,27 @@ impl SolverSettings {
                 let mut h = Hht::new(self.alpha).unwrap_or_default();
                 h.max_iterations = self.max_iterations.max(1);
                 h.abs_tolerance = self.abs_tolerance;
+                h.jacobian = self.jacobian;
                 Box::new(h)
             }
-            IntegratorKind::EulerImplicitLinearized => Box::new(LinearizedImplicitEuler::new()),
+            IntegratorKind::EulerImplicitLinearized => {
+                let mut e = LinearizedImplicitEuler::new();
+                e.jacobian = self.jacobian;
+                Box::new(e)
+            }
+            IntegratorKind::EulerImplicit | IntegratorKind::Bdf(_) => {
+                let order = match self.integrator {
+                    IntegratorKind::Bdf(o) => o,
+                    _ => 1,
+                };
+                // The order was checked when the file was read; a hand-built one out of range
+                // falls back to backward Euler rather than panicking.
+                let mut b = Bdf::new(order).unwrap_or_else(|_| Bdf::backward_euler());
+                b.max_iterations = self.max_iterations.max(1);
+                b.abs_tolerance = self.abs_tolerance;
+                b.jacobian = self.jacobian;
+                Box::new(b)
+            }
         }
     }
 }
@@ -124,6 +194,16 @@ fn build(file: SolverFile, lines: &YamlLines) -> Result<(SolverSettings, Diagnos
         IntegratorKind::Hht
     } else if kind.eq_ignore_ascii_case("Euler_implicit_linearized") {
         IntegratorKind::EulerImplicitLinearized
+    } else if kind.eq_ignore_ascii_case("Euler_implicit") {
+        IntegratorKind::EulerImplicit
+    } else if kind.eq_ignore_ascii_case("BDF") {
+        match ig.order.unwrap_or(2) {
+            o @ 1..=2 => IntegratorKind::Bdf(o),
+            o => {
+                d.error(lines.loc("integrator.order"), format!("BDF `order` must be 1 or 2, got {o}"));
+                return Err(d);
+            }
+        }
     } else {
         d.error(
             lines.loc("integrator.type"),
@@ -148,15 +228,17 @@ fn build(file: SolverFile, lines: &YamlLines) -> Result<(SolverSettings, Diagnos
         d.error(lines.loc("integrator.max_iterations"), "`max_iterations` must be at least 1");
         return Err(d);
     }
-    if integrator == IntegratorKind::EulerImplicitLinearized {
-        for (key, present) in [("alpha", ig.alpha.is_some()), ("max_iterations", ig.max_iterations.is_some())] {
-            if present {
-                d.warning(
-                    lines.loc(&format!("integrator.{key}")),
-                    format!("`{key}` is an HHT setting; Euler_implicit_linearized ignores it"),
-                );
-            }
-        }
+    if !matches!(integrator, IntegratorKind::Bdf(_)) && ig.order.is_some() {
+        d.warning(lines.loc("integrator.order"), format!("`order` is a BDF setting; {kind} ignores it"));
+    }
+    if integrator != IntegratorKind::Hht && ig.alpha.is_some() {
+        d.warning(lines.loc("integrator.alpha"), format!("`alpha` is an HHT setting; {kind} ignores it"));
+    }
+    if integrator == IntegratorKind::EulerImplicitLinearized && ig.max_iterations.is_some() {
+        d.warning(
+            lines.loc("integrator.max_iterations"),
+            "`max_iterations` is an HHT setting; Euler_implicit_linearized ignores it (one linear solve per step)",
+        );
     }
     if !(ig.time_step.is_finite() && ig.time_step > 0.0) {
         d.error(lines.loc("integrator.time_step"), format!("`time_step` must be positive, got {}", ig.time_step));
@@ -177,7 +259,77 @@ fn build(file: SolverFile, lines: &YamlLines) -> Result<(SolverSettings, Diagnos
     }
     let _ = (&ig.rel_tolerance, &ig.abs_tolerance_multipliers);
     let _ = (&ig.use_stepsize_control, &ig.use_modified_newton);
-    Ok((SolverSettings { integrator, time_step: ig.time_step, alpha, max_iterations, abs_tolerance }, d))
+    let (jacobian, policy_at) = jacobian_options(file.jacobian.as_ref(), lines, &mut d)?;
+    Ok((
+        SolverSettings {
+            integrator,
+            time_step: ig.time_step,
+            alpha,
+            max_iterations,
+            abs_tolerance,
+            jacobian,
+            policy_at,
+        },
+        d,
+    ))
+}
+
+/// The `jacobian:` section, checked.
+fn jacobian_options(
+    entry: Option<&JacobianEntry>,
+    lines: &YamlLines,
+    d: &mut Diagnostics,
+) -> Result<(JacobianOptions, Option<Location>), Diagnostics> {
+    let mut o = JacobianOptions::default();
+    let Some(j) = entry else { return Ok((o, None)) };
+    if let Some(p) = &j.policy {
+        o.policy = match JacobianPolicy::parse(p) {
+            Some(p) => p,
+            None => {
+                d.error(
+                    lines.loc("jacobian.policy"),
+                    format!("Jacobian policy `{p}` is not one of analytical, numerical, hybrid, auto"),
+                );
+                return Err(std::mem::take(d));
+            }
+        };
+    }
+    o.verify = match &j.verify {
+        None => VerifySchedule::Off,
+        Some(VerifyEntry::Every(0)) => {
+            d.error(
+                lines.loc("jacobian.verify"),
+                "`verify` every 0 steps: give `once`, `off` or a step count of at least 1",
+            );
+            return Err(std::mem::take(d));
+        }
+        Some(VerifyEntry::Every(n)) => VerifySchedule::Every(*n),
+        Some(VerifyEntry::Word(w)) if w.eq_ignore_ascii_case("once") => VerifySchedule::Once,
+        Some(VerifyEntry::Word(w)) if w.eq_ignore_ascii_case("off") => VerifySchedule::Off,
+        Some(VerifyEntry::Word(w)) => {
+            d.error(
+                lines.loc("jacobian.verify"),
+                format!("`verify: {w}`: give `once`, `off` or a step count N (every N steps)"),
+            );
+            return Err(std::mem::take(d));
+        }
+    };
+    if let Some(t) = j.verify_tolerance {
+        if !(t.is_finite() && t > 0.0) {
+            d.error(lines.loc("jacobian.verify_tolerance"), format!("`verify_tolerance` must be positive, got {t}"));
+            return Err(std::mem::take(d));
+        }
+        o.verify_tolerance = t;
+    }
+    if let Some(n) = j.verify_entries {
+        if n == 0 {
+            d.error(lines.loc("jacobian.verify_entries"), "`verify_entries` must be at least 1");
+            return Err(std::mem::take(d));
+        }
+        o.verify_worst = n;
+    }
+    let at = j.policy.as_ref().map(|_| lines.loc("jacobian.policy"));
+    Ok((o, at))
 }
 
 #[cfg(test)]
@@ -233,5 +385,86 @@ mod tests {
         let e =
             parse_str("integrator:\n  type: HHT\n  time_stpe: 1e-3\n", Path::new("s.yaml")).unwrap_err().to_string();
         assert!(e.contains("s.yaml:3: error: unknown key `time_stpe` in integrator; did you mean `time_step`?"), "{e}");
+    }
+
+    #[test]
+    fn reads_the_jacobian_section() {
+        let (s, w) = parse_str("integrator:\n  time_step: 1e-3\n", Path::new("s.yaml")).unwrap();
+        assert!(w.0.is_empty());
+        assert_eq!(s.jacobian, JacobianOptions::default());
+        let text = "integrator:\n  time_step: 1e-3\njacobian:\n  policy: Hybrid\n  verify: 10\n  verify_tolerance: 1e-5\n  verify_entries: 2\n";
+        let (s, _) = parse_str(text, Path::new("s.yaml")).unwrap();
+        assert_eq!(s.jacobian.policy, JacobianPolicy::Hybrid);
+        assert_eq!(s.jacobian.verify, VerifySchedule::Every(10));
+        assert_eq!((s.jacobian.verify_tolerance, s.jacobian.verify_worst), (1e-5, 2));
+        assert_eq!(s.policy_at.as_ref().map(|l| l.line), Some(4));
+        let text = "integrator:\n  type: Euler_implicit_linearized\n  time_step: 1e-3\njacobian: {verify: once}\n";
+        let (s, _) = parse_str(text, Path::new("s.yaml")).unwrap();
+        assert_eq!(s.jacobian.verify, VerifySchedule::Once);
+        assert_eq!(s.make_integrator().name(), "linearized implicit Euler");
+    }
+
+    #[test]
+    fn rejects_bad_jacobian_settings_at_their_line() {
+        for (entry, line, words) in [
+            ("  policy: exact\n", 4, "Jacobian policy `exact` is not one of analytical, numerical, hybrid, auto"),
+            ("  verify: always\n", 4, "`verify: always`: give `once`, `off` or a step count"),
+            ("  verify: 0\n", 4, "`verify` every 0 steps"),
+            ("  policy: auto\n  verify_tolerance: -1\n", 5, "`verify_tolerance` must be positive"),
+            ("  polcy: auto\n", 4, "unknown key `polcy`"),
+        ] {
+            let text = format!("integrator:\n  time_step: 1e-3\njacobian:\n{entry}");
+            let e = parse_str(&text, Path::new("s.yaml")).unwrap_err().to_string();
+            assert!(e.contains(&format!("s.yaml:{line}: error:")) && e.contains(words), "{e}");
+        }
+    }
+
+    #[test]
+    fn analytical_policy_names_the_elements_without_a_jacobian_at_its_line() {
+        use tidelink_mbs_solver::dynamics::body_set::{BodyHandle, BodySet};
+        use tidelink_mbs_solver::{ForceElement, Wrench};
+        #[derive(Debug, Clone)]
+        struct Plain(BodyHandle);
+        impl ForceElement for Plain {
+            fn name(&self) -> &str {
+                "plain"
+            }
+            fn bodies(&self) -> [BodyHandle; 2] {
+                [self.0, self.0]
+            }
+            fn wrenches(&self, _: &BodySet) -> [Wrench; 2] {
+                [Wrench::default(); 2]
+            }
+        }
+        let mut bodies = BodySet::new(nalgebra::Vector3::zeros());
+        let h = bodies.insert(tidelink_mbs_solver::RigidBodyBuilder::fixed().build().unwrap());
+        let mut forces = ForceElementSet::new();
+        forces.insert(Box::new(Plain(h)));
+        let text = "integrator:\n  time_step: 1e-3\njacobian:\n  policy: analytical\n";
+        let (s, _) = parse_str(text, Path::new("s.yaml")).unwrap();
+        let e = s.check_model(&forces).unwrap_err().to_string();
+        assert!(e.starts_with("s.yaml:4: error: the Jacobian policy `analytical` needs an analytical Jacobian of every force element; `plain` give none"), "{e}");
+        let (s, _) = parse_str("integrator:\n  time_step: 1e-3\n", Path::new("s.yaml")).unwrap();
+        assert!(s.check_model(&forces).is_ok());
+    }
+
+    #[test]
+    fn reads_newton_backward_euler_and_bdf() {
+        let text = "integrator:\n  type: Euler_implicit\n  time_step: 1e-3\n  max_iterations: 12\n";
+        let (s, w) = parse_str(text, Path::new("s.yaml")).unwrap();
+        assert!(w.0.is_empty(), "{w}");
+        assert_eq!((s.integrator, s.max_iterations), (IntegratorKind::EulerImplicit, 12));
+        assert_eq!(s.make_integrator().name(), "backward Euler (Newton)");
+        let (s, _) = parse_str("integrator:\n  type: bdf\n  time_step: 1e-3\n", Path::new("s.yaml")).unwrap();
+        assert_eq!(s.integrator, IntegratorKind::Bdf(2));
+        assert_eq!(s.make_integrator().name(), "BDF2");
+        let text = "integrator:\n  type: BDF\n  order: 1\n  time_step: 1e-3\n";
+        assert_eq!(parse_str(text, Path::new("s.yaml")).unwrap().0.integrator, IntegratorKind::Bdf(1));
+        let text = "integrator:\n  type: BDF\n  order: 3\n  time_step: 1e-3\n";
+        let e = parse_str(text, Path::new("s.yaml")).unwrap_err().to_string();
+        assert!(e.starts_with("s.yaml:3: error: BDF `order` must be 1 or 2, got 3"), "{e}");
+        let text = "integrator:\n  type: HHT\n  order: 2\n  time_step: 1e-3\n";
+        let (_, w) = parse_str(text, Path::new("s.yaml")).unwrap();
+        assert!(w.to_string().contains("s.yaml:3: warning: `order` is a BDF setting"), "{w}");
     }
 }

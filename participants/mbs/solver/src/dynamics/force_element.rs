@@ -5,6 +5,7 @@
 
 use crate::dynamics::body_set::{BodyHandle, BodySet};
 use crate::error::MbsError;
+use crate::solver::jacobian::dependencies::Dependencies;
 use nalgebra::{SMatrix, Vector3};
 
 /// A 12×12 block over `[δx1, δθ1, δx2, δθ2]` (or the matching velocities).
@@ -65,6 +66,11 @@ pub trait ForceElement: std::fmt::Debug + Send + Sync + ElementAccess {
     fn jacobian(&self, _bodies: &BodySet) -> Option<(Block12, Block12)> {
         None
     }
+    /// Whether [`Self::jacobian`] is implemented (it may still give `None` at a degenerate
+    /// state): what the `analytical` Jacobian policy requires of every element.
+    fn has_jacobian(&self) -> bool {
+        false
+    }
     /// Absorbed power `−F·v` of a link (TSDA: force along the line times extension rate; RSDA:
     /// torque times opening rate), W; `None` for elements that are no link.
     fn link_power(&self, _bodies: &BodySet) -> Option<f64> {
@@ -91,15 +97,20 @@ pub trait ForceElement: std::fmt::Debug + Send + Sync + ElementAccess {
     }
 }
 
-/// All force elements of a system, in insertion order.
+/// All force elements of a system, in insertion order, with the declared dependencies of
+/// each ([`Dependencies::All`] unless set).
 #[derive(Debug, Default)]
 pub struct ForceElementSet {
     elements: Vec<Box<dyn ForceElement>>,
+    dependencies: Vec<Dependencies>,
 }
 
 impl Clone for ForceElementSet {
     fn clone(&self) -> Self {
-        ForceElementSet { elements: self.elements.iter().map(|e| e.clone_box()).collect() }
+        ForceElementSet {
+            elements: self.elements.iter().map(|e| e.clone_box()).collect(),
+            dependencies: self.dependencies.clone(),
+        }
     }
 }
 
@@ -111,7 +122,27 @@ impl ForceElementSet {
     /// Adds an element; returns its index.
     pub fn insert(&mut self, e: Box<dyn ForceElement>) -> usize {
         self.elements.push(e);
+        self.dependencies.push(Dependencies::All);
         self.elements.len() - 1
+    }
+    /// Declares which body states the outputs of element `i` depend on (finite differences
+    /// perturb only those); `false` when there is no element `i`.
+    pub fn set_dependencies(&mut self, i: usize, deps: Dependencies) -> bool {
+        match self.dependencies.get_mut(i) {
+            Some(d) => {
+                *d = deps;
+                true
+            }
+            None => false,
+        }
+    }
+    /// The index of the element called `name`.
+    pub fn position(&self, name: &str) -> Option<usize> {
+        self.elements.iter().position(|e| e.name() == name)
+    }
+    /// Every element with its declared dependencies, in insertion order.
+    pub fn iter_with_dependencies(&self) -> impl Iterator<Item = (&dyn ForceElement, &Dependencies)> {
+        self.elements.iter().map(|e| e.as_ref()).zip(self.dependencies.iter())
     }
     /// Number of elements.
     pub fn len(&self) -> usize {

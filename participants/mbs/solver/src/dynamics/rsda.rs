@@ -53,6 +53,9 @@ impl Rsda {
     ) -> Result<Self, MbsError> {
         let b1 = bodies.get(body1).ok_or(MbsError::UnknownHandle(body1.index()))?;
         let b2 = bodies.get(body2).ok_or(MbsError::UnknownHandle(body2.index()))?;
+        if body1 == body2 {
+            return Err(crate::dynamics::tsda::self_connection(name));
+        }
         if ![stiffness, damping, preload, free_angle].iter().chain(axis.iter()).all(|x| x.is_finite()) {
             return Err(MbsError::NotFinite("an RSDA parameter"));
         }
@@ -111,21 +114,47 @@ impl ForceElement for Rsda {
         let t = (self.preload - self.stiffness * (th - self.free_angle) - self.damping * rate) * z;
         [Wrench { force: Vector3::zeros(), torque: -t }, Wrench { force: Vector3::zeros(), torque: t }]
     }
-    /// `∂T/∂θ = −k`, `∂T/∂θ̇ = −c` about the axis (`δθ ≈ z·(δθ2 − δθ1)`); the turning of
-    /// the axis with body 1 is left out (it vanishes on a revolute joint).
+    /// With `T2 = τ z`, `T1 = −τ z`, `τ = P − k (θ − θ0) − c θ̇` and rotation increments `φ_j`:
+    ///
+    /// - `θ = atan2(z·(u1 × u2), u1·u2)` with `z`, `u1` turning with body 1 and `u2` with body 2:
+    ///   `∂θ/∂φ_j = g_j` from `δ(a·b) = φ·(…)` identities (on a revolute joint `g_2 = −g_1 = z`);
+    /// - `θ̇ = z·(ω2 − ω1)`: `∂θ̇/∂φ1 = z × (ω2 − ω1)` (the axis turns), `∂θ̇/∂ω_j = s_j z`;
+    /// - the torque's axis turns with body 1: `∂z/∂φ1 = −[z]×`.
     fn jacobian(&self, bodies: &BodySet) -> Option<(Block12, Block12)> {
-        let (z, _, _) = self.angle_and_rate(bodies)?;
-        let zz: Matrix3<f64> = z * z.transpose();
-        let block = |coef: f64| {
-            let mut m = Block12::zeros();
-            for (i, si) in [(3, -1.0), (9, 1.0)] {
-                for (j, sj) in [(3, -1.0), (9, 1.0)] {
-                    m.fixed_view_mut::<3, 3>(i, j).copy_from(&(zz * (-coef * si * sj)));
+        let (b1, b2) = (bodies.get(self.body1)?, bodies.get(self.body2)?);
+        let (z, th, rate) = self.angle_and_rate(bodies)?;
+        let (u1, u2) = (b1.orientation * self.ref1, b2.orientation * self.ref2);
+        let (sn, cs) = (z.dot(&u1.cross(&u2)), u1.dot(&u2));
+        let r2 = sn * sn + cs * cs;
+        if r2 == 0.0 {
+            return None;
+        }
+        // ∂(sin-like)/∂φ and ∂(cos-like)/∂φ per body, then θ = atan2.
+        let ds1 = z.cross(&u1.cross(&u2)) + u1.cross(&u2.cross(&z));
+        let ds2 = u2.cross(&z.cross(&u1));
+        let dc1 = u1.cross(&u2);
+        let dc2 = u2.cross(&u1);
+        let g = [(ds1 * cs - dc1 * sn) / r2, (ds2 * cs - dc2 * sn) / r2];
+        let h = [z.cross(&(b2.angvel - b1.angvel)), Vector3::zeros()];
+        let tau = self.preload - self.stiffness * (th - self.free_angle) - self.damping * rate;
+        let (mut k, mut c) = (Block12::zeros(), Block12::zeros());
+        let signs = [-1.0, 1.0];
+        for (i, si) in signs.iter().enumerate() {
+            for (j, sj) in signs.iter().enumerate() {
+                let dtau = -(g[j] * self.stiffness) - h[j] * self.damping;
+                let mut blk: Matrix3<f64> = z * dtau.transpose();
+                if j == 0 {
+                    blk -= z.cross_matrix() * tau;
                 }
+                k.fixed_view_mut::<3, 3>(6 * i + 3, 6 * j + 3).copy_from(&(blk * *si));
+                let zz: Matrix3<f64> = z * z.transpose();
+                c.fixed_view_mut::<3, 3>(6 * i + 3, 6 * j + 3).copy_from(&(zz * (-self.damping * si * sj)));
             }
-            m
-        };
-        Some((block(self.stiffness), block(self.damping)))
+        }
+        Some((k, c))
+    }
+    fn has_jacobian(&self) -> bool {
+        true
     }
     fn link_power(&self, bodies: &BodySet) -> Option<f64> {
         let (_, th, rate) = self.angle_and_rate(bodies)?;

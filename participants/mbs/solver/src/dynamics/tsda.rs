@@ -59,6 +59,9 @@ impl Tsda {
     ) -> Result<Self, MbsError> {
         let b1 = bodies.get(body1).ok_or(MbsError::UnknownHandle(body1.index()))?;
         let b2 = bodies.get(body2).ok_or(MbsError::UnknownHandle(body2.index()))?;
+        if body1 == body2 {
+            return Err(self_connection(name));
+        }
         let all = [stiffness, damping, preload, free_length];
         if !all.iter().chain(point1.iter()).chain(point2.iter()).all(|x| x.is_finite()) {
             return Err(MbsError::NotFinite("a TSDA parameter"));
@@ -102,6 +105,17 @@ impl Tsda {
     }
 }
 
+/// The refusal of an element whose two ends are one body: its forces on that body cancel
+/// (a self-connection, which implicit integration refuses, docs/design/jacobians.md).
+pub(crate) fn self_connection(name: &str) -> MbsError {
+    MbsError::InvalidElement {
+        name: name.into(),
+        why: "connects a body to itself (body1 and body2 are the same body); an element between two points of \
+              one body exerts no net load, so name two different bodies"
+            .into(),
+    }
+}
+
 /// `[I, −[r]×]`: how a body's `[δx, δθ]` moves its point at arm `r`.
 fn point_map(r: &Vector3<f64>) -> SMatrix<f64, 3, 6> {
     let mut g = SMatrix::<f64, 3, 6>::zeros();
@@ -136,20 +150,48 @@ impl ForceElement for Tsda {
         let f2 = self.magnitude(&l) * l.n;
         [Wrench { force: -f2, torque: l.r1.cross(&-f2) }, Wrench { force: f2, torque: l.r2.cross(&f2) }]
     }
-    /// Stiffness along and across the line (`−k n nᵀ + F/L (I − n nᵀ)`, plus the damper's
-    /// change of direction) and damping `−c n nᵀ`, mapped through each point's lever arm;
-    /// the lever-arm rotation terms (second order in the arms) are left out.
+    /// With `d` the line from point 1 to point 2, `f2 = F(L, L̇) n` on point 2 and `−f2` on
+    /// point 1, and `G_i = [I, −[r_i]×]` the map of body `i`'s `[δx, δθ]` onto its point:
+    ///
+    /// - `∂f2/∂d = −k n nᵀ + F/L (I − n nᵀ) − c n ((I − n nᵀ) ḋ / L)ᵀ` (spring, turning of the
+    ///   line, damper along a turning line), spread as `s_i s_j G_iᵀ (∂f2/∂d) G_j`;
+    /// - the damper's relative velocity `ḋ` has `ω_j × r_j`, which turns with body `j`:
+    ///   `∂ḋ/∂θ_j = −s_j [ω_j]× [r_j]×`, through `∂f2/∂ḋ = −c n nᵀ`;
+    /// - the torque `r_i × f_i` turns with its arm: `∂τ_i/∂θ_i += [f_i]× [r_i]×`;
+    ///
+    /// and damping `s_i s_j G_iᵀ (−c n nᵀ) G_j` (`s_1 = −1`, `s_2 = 1`).
     fn jacobian(&self, bodies: &BodySet) -> Option<(Block12, Block12)> {
         let l = self.line(bodies)?;
         if l.len == 0.0 {
             return None;
         }
+        let (b1, b2) = (bodies.get(self.body1)?, bodies.get(self.body2)?);
         let nn = l.n * l.n.transpose();
         let across = Matrix3::identity() - nn;
         let f = self.magnitude(&l);
         let k = -self.stiffness * nn + across * (f / l.len) - self.damping * l.n * (across * l.dv / l.len).transpose();
-        let c = -self.damping * nn;
-        Some((spread(&k, &l.r1, &l.r2), spread(&c, &l.r1, &l.r2)))
+        let cdamp = -self.damping * nn;
+        let mut stiff = spread(&k, &l.r1, &l.r2);
+        let f2 = f * l.n;
+        let arms = [(l.r1, b1.angvel, -1.0), (l.r2, b2.angvel, 1.0)];
+        for (i, (ri, _, si)) in arms.iter().enumerate() {
+            let gi = point_map(ri);
+            for (j, (rj, wj, sj)) in arms.iter().enumerate() {
+                // Damper through the turning arm of body j (rotation columns only).
+                let dv = -(wj.cross_matrix() * rj.cross_matrix()) * *sj;
+                let blk = gi.transpose() * (cdamp * dv) * *si;
+                let mut view = stiff.fixed_view_mut::<6, 3>(6 * i, 6 * j + 3);
+                view += blk;
+            }
+            // The torque arm turning with its own body.
+            let fi = f2 * *si;
+            let mut view = stiff.fixed_view_mut::<3, 3>(6 * i + 3, 6 * i + 3);
+            view += fi.cross_matrix() * ri.cross_matrix();
+        }
+        Some((stiff, spread(&cdamp, &l.r1, &l.r2)))
+    }
+    fn has_jacobian(&self) -> bool {
+        true
     }
     fn link_power(&self, bodies: &BodySet) -> Option<f64> {
         let l = self.line(bodies)?;

@@ -132,6 +132,9 @@ impl ForceElement for ExternalBodyForce {
     fn jacobian(&self, _bodies: &BodySet) -> Option<(Block12, Block12)> {
         Some((Block12::zeros(), Block12::zeros()))
     }
+    fn has_jacobian(&self) -> bool {
+        true
+    }
     /// At the step's end `t + dt` with the predicted state, as [`crate::ExternalLink`].
     fn begin_step(&mut self, step: &StepStart<'_>) -> Result<(), MbsError> {
         let (t, dt, bodies) = (step.t + step.dt, step.dt, step.predicted);

@@ -175,6 +175,9 @@ impl ForceElement for ExternalLink {
     fn jacobian(&self, bodies: &BodySet) -> Option<(Block12, Block12)> {
         self.element().jacobian(bodies)
     }
+    fn has_jacobian(&self) -> bool {
+        self.element().has_jacobian()
+    }
     fn link_power(&self, bodies: &BodySet) -> Option<f64> {
         self.element().link_power(bodies)
     }

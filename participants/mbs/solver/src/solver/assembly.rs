@@ -2,17 +2,20 @@
 //! the mass matrix, generalized forces, their stiffness and damping Jacobians, and the
 //! constraint residuals and Jacobian, over 6 velocity coordinates `[v, ω]` per free body.
 //!
-//! Jacobians come per element (docs/design/participants.md §5.3): analytical where the element gives one (bodies,
-//! joints, TSDA, RSDA), finite differences otherwise, with the differenced columns grouped
-//! by greedy largest-first colouring so all numerical elements cost one evaluation per colour.
+//! Jacobians come per element by the Jacobian policy ([`crate::solver::jacobian`],
+//! docs/design/jacobians.md): analytical where the element gives one (bodies, joints, TSDA,
+//! RSDA), coloured finite differences otherwise, filling only entries still zero.
 
 use crate::added_mass::AddedMass;
 use crate::dynamics::body_set::{BodyHandle, BodySet};
 use crate::dynamics::force_element::{ForceElement, ForceElementSet};
 use crate::dynamics::joint::JointSet;
 use crate::error::MbsError;
-use crate::solver::colouring::colour_columns;
+use crate::solver::jacobian::dependencies::Dependencies;
+use crate::solver::jacobian::numerical::{columns_of, forward_differences, rows_of, Source};
+use crate::solver::jacobian::{JacobianPolicy, JacobianStats, COMPRESSION_THRESHOLD};
 use nalgebra::{DMatrix, DVector, UnitQuaternion, Vector3};
+use std::collections::BTreeSet;
 
 /// Where each free body's 6 coordinates start (fixed bodies have none).
 #[derive(Debug, Clone, PartialEq)]
@@ -69,6 +72,8 @@ pub struct Assembled {
     pub phi: DVector<f64>,
     /// Constraint Jacobian `Φ_q`.
     pub phi_q: DMatrix<f64>,
+    /// How the Jacobians were obtained.
+    pub stats: JacobianStats,
 }
 
 /// Everything the integrators need besides the bodies themselves.
@@ -78,7 +83,8 @@ pub struct System<'a> {
     pub joints: &'a JointSet,
     /// The force elements whose wrenches and Jacobians enter `Q`, `K` and `C`.
     pub forces: &'a ForceElementSet,
-    /// Difference force elements even where they give an analytical Jacobian (tests).
+    /// Makes [`System::assemble`] use the `numerical` policy rather than `auto` (the
+    /// integrators pass their own policy to [`System::assemble_full`]).
     pub force_numerical: bool,
 }
 
@@ -115,7 +121,9 @@ pub fn set_velocities(bodies: &mut BodySet, dofs: &DofMap, v: &DVector<f64>) {
     }
 }
 
-fn element_forces(e: &dyn ForceElement, bodies: &BodySet, dofs: &DofMap, out: &mut DVector<f64>) {
+/// Adds the generalized forces of `e` at `bodies` to `out` (both wrenches: a body listed twice
+/// gets both).
+pub(crate) fn element_forces(e: &dyn ForceElement, bodies: &BodySet, dofs: &DofMap, out: &mut DVector<f64>) {
     let w = e.wrenches(bodies);
     for (slot, h) in e.bodies().iter().enumerate() {
         if let Some(o) = dofs.offset(*h) {
@@ -125,6 +133,17 @@ fn element_forces(e: &dyn ForceElement, bodies: &BodySet, dofs: &DofMap, out: &m
             t += w[slot].torque;
         }
     }
+}
+
+/// Adds body `h`'s own generalized forces (its load, gravity, minus the gyroscopic term) at
+/// rows `o..o + 6` of `q`.
+fn body_forces(bodies: &BodySet, h: BodyHandle, o: usize, q: &mut DVector<f64>) {
+    let Some(b) = bodies.get(h) else { return };
+    let gyro = b.angvel.cross(&(b.inertia_world() * b.angvel));
+    let mut f = q.fixed_rows_mut::<3>(o);
+    f += b.force + b.mass * bodies.gravity;
+    let mut t = q.fixed_rows_mut::<3>(o + 3);
+    t += b.torque - gyro;
 }
 
 impl System<'_> {
@@ -153,11 +172,9 @@ impl System<'_> {
     /// Generalized forces only.
     pub fn forces(&self, bodies: &BodySet, dofs: &DofMap) -> DVector<f64> {
         let mut q = DVector::zeros(dofs.n);
-        for (h, b) in bodies.iter() {
+        for (h, _) in bodies.iter() {
             if let Some(o) = dofs.offset(h) {
-                let gyro = b.angvel.cross(&(b.inertia_world() * b.angvel));
-                q.fixed_rows_mut::<3>(o).copy_from(&(b.force + b.mass * bodies.gravity));
-                q.fixed_rows_mut::<3>(o + 3).copy_from(&(b.torque - gyro));
+                body_forces(bodies, h, o, &mut q);
             }
         }
         for e in self.forces.iter() {
@@ -209,10 +226,94 @@ impl System<'_> {
         Ok(asm)
     }
 
-    /// Everything at the bodies' current state.
+    /// Everything at the bodies' current state, the Jacobians by the `auto` policy (or
+    /// `numerical` with [`System::force_numerical`]).
     pub fn assemble(&self, bodies: &BodySet, dofs: &DofMap) -> Assembled {
-        let n = dofs.n;
+        let policy = if self.force_numerical { JacobianPolicy::Numerical } else { JacobianPolicy::Auto };
         let forces = self.forces(bodies, dofs);
+        let (stiffness, damping, stats, _) = self.differentiate(bodies, dofs, policy.lenient(self.forces), false);
+        let (phi, phi_q) = self.constraints(bodies, dofs);
+        Assembled { mass: self.mass(bodies, dofs), forces, stiffness, damping, phi, phi_q, stats }
+    }
+
+    /// Everything at the bodies' current state, the force elements' Jacobians by `policy`
+    /// (docs/design/jacobians.md); an error only for `analytical` with an element that gives
+    /// no analytical block.
+    pub fn assemble_as(&self, bodies: &BodySet, dofs: &DofMap, policy: JacobianPolicy) -> Result<Assembled, MbsError> {
+        let forces = self.forces(bodies, dofs);
+        let (stiffness, damping, stats) = self.jacobians(bodies, dofs, policy)?;
+        let (phi, phi_q) = self.constraints(bodies, dofs);
+        Ok(Assembled { mass: self.mass(bodies, dofs), forces, stiffness, damping, phi, phi_q, stats })
+    }
+
+    /// [`Self::assemble_as`] with `M + A∞` as the mass matrix.
+    pub fn assemble_full(
+        &self,
+        bodies: &BodySet,
+        dofs: &DofMap,
+        added: Option<&AddedMass>,
+        policy: JacobianPolicy,
+    ) -> Result<Assembled, MbsError> {
+        let mut asm = self.assemble_as(bodies, dofs, policy)?;
+        if let Some(a) = added {
+            a.add_to(&mut asm.mass, bodies, dofs)?;
+        }
+        Ok(asm)
+    }
+
+    /// `(∂Q/∂q, ∂Q/∂v)` by `policy`: analytical blocks first (bodies' gyroscopic terms and
+    /// every element that gives one, entries below [`COMPRESSION_THRESHOLD`] dropped), then
+    /// coloured forward differences of the remaining elements written only where the
+    /// analytical assembly left zero. `numerical` differences the whole of `Q`.
+    pub fn jacobians(
+        &self,
+        bodies: &BodySet,
+        dofs: &DofMap,
+        policy: JacobianPolicy,
+    ) -> Result<(DMatrix<f64>, DMatrix<f64>, JacobianStats), MbsError> {
+        let resolved = policy.resolve(self.forces)?;
+        let strict = policy == JacobianPolicy::Analytical;
+        let (k, c, stats, missing) = self.differentiate(bodies, dofs, resolved, strict);
+        if !missing.is_empty() {
+            return Err(MbsError::NoAnalyticalJacobian(missing));
+        }
+        Ok((k, c, stats))
+    }
+
+    /// The Jacobians by a resolved policy; with `strict`, the elements that gave no block are
+    /// listed instead of differenced.
+    fn differentiate(
+        &self,
+        bodies: &BodySet,
+        dofs: &DofMap,
+        resolved: JacobianPolicy,
+        strict: bool,
+    ) -> (DMatrix<f64>, DMatrix<f64>, JacobianStats, Vec<String>) {
+        let n = dofs.n;
+        let mut stats = JacobianStats { policy: resolved, ..JacobianStats::default() };
+        if resolved == JacobianPolicy::Numerical {
+            let mut sources: Vec<Source> = bodies
+                .iter()
+                .filter_map(|(h, _)| dofs.offset(h).map(|o| (h, o)))
+                .map(|(h, o)| {
+                    // Load and gravity are held; the gyroscopic term depends on the body's
+                    // orientation (its world inertia) and angular velocity only.
+                    let turn: BTreeSet<usize> = (o + 3..o + 6).collect();
+                    Source {
+                        eval: Box::new(move |b: &BodySet, q: &mut DVector<f64>| body_forces(b, h, o, q)),
+                        rows: (o..o + 6).collect(),
+                        pos_cols: turn.clone(),
+                        vel_cols: turn,
+                    }
+                })
+                .collect();
+            sources.extend(self.forces.iter_with_dependencies().map(|(e, deps)| element_source(e, deps, dofs)));
+            stats.numerical_elements = self.forces.len();
+            let d = forward_differences(&sources, bodies, dofs);
+            stats.perturbations = d.perturbations;
+            log_stats(&stats);
+            return (d.k, d.c, stats, Vec::new());
+        }
         let mut stiffness = DMatrix::zeros(n, n);
         let mut damping = DMatrix::zeros(n, n);
         // Bodies: the gyroscopic term's derivative in ω (analytical).
@@ -223,74 +324,71 @@ impl System<'_> {
                 damping.view_mut((o + 3, o + 3), (3, 3)).copy_from(&d);
             }
         }
-        let mut numerical: Vec<&dyn ForceElement> = Vec::new();
-        for e in self.forces.iter() {
-            let jac = if self.force_numerical { None } else { e.jacobian(bodies) };
-            match jac {
+        let mut sources = Vec::new();
+        let mut missing = Vec::new();
+        for (e, deps) in self.forces.iter_with_dependencies() {
+            match e.jacobian(bodies) {
                 Some((k, c)) => {
                     let cols = dofs.columns(e.bodies());
                     for &(li, gi) in &cols {
                         for &(lj, gj) in &cols {
-                            stiffness[(gi, gj)] += k[(li, lj)];
-                            damping[(gi, gj)] += c[(li, lj)];
+                            for (target, block) in [(&mut stiffness, &k), (&mut damping, &c)] {
+                                let v = block[(li, lj)];
+                                if v.abs() < COMPRESSION_THRESHOLD {
+                                    stats.compressed += usize::from(v != 0.0);
+                                } else {
+                                    target[(gi, gj)] += v;
+                                }
+                            }
                         }
                     }
                 }
-                None => numerical.push(e),
+                None if strict => missing.push(format!("`{}`", e.name())),
+                None => sources.push(element_source(e, deps, dofs)),
             }
         }
-        if !numerical.is_empty() {
-            self.difference(bodies, dofs, &numerical, &mut stiffness, &mut damping);
-        }
-        let (phi, phi_q) = self.constraints(bodies, dofs);
-        Assembled { mass: self.mass(bodies, dofs), forces, stiffness, damping, phi, phi_q }
-    }
-
-    /// Forward differences of the numerical elements, one evaluation per colour for
-    /// positions and one per colour for velocities.
-    fn difference(
-        &self,
-        bodies: &BodySet,
-        dofs: &DofMap,
-        elements: &[&dyn ForceElement],
-        k: &mut DMatrix<f64>,
-        c: &mut DMatrix<f64>,
-    ) {
-        let cols: Vec<Vec<(usize, usize)>> = elements.iter().map(|e| dofs.columns(e.bodies())).collect();
-        let pattern: Vec<Vec<usize>> = cols.iter().map(|c| c.iter().map(|p| p.1).collect()).collect();
-        let groups = colour_columns(dofs.n, &pattern);
-        let eval = |b: &BodySet| {
-            elements
-                .iter()
-                .map(|e| {
-                    let mut q = DVector::zeros(dofs.n);
-                    element_forces(*e, b, dofs, &mut q);
-                    q
-                })
-                .collect::<Vec<_>>()
-        };
-        let base = eval(bodies);
-        let eps = 1e-7;
-        let v0 = velocities(bodies, dofs);
-        for group in &groups {
-            for velocity in [false, true] {
-                let mut pert = bodies.clone();
-                let mut d = DVector::zeros(dofs.n);
-                group.iter().for_each(|&g| d[g] = eps);
-                if velocity {
-                    set_velocities(&mut pert, dofs, &(&v0 + &d));
-                } else {
-                    displace(&mut pert, dofs, &d);
-                }
-                let out = eval(&pert);
-                for (ei, ecols) in cols.iter().enumerate() {
-                    let Some(&(_, col)) = ecols.iter().find(|(_, g)| group.contains(g)) else { continue };
-                    let target = if velocity { &mut *c } else { &mut *k };
-                    for &(_, row) in ecols {
-                        target[(row, col)] += (out[ei][row] - base[ei][row]) / eps;
+        if !sources.is_empty() {
+            stats.numerical_elements = sources.len();
+            let d = forward_differences(&sources, bodies, dofs);
+            stats.perturbations = d.perturbations;
+            for (target, numeric) in [(&mut stiffness, &d.k), (&mut damping, &d.c)] {
+                for (t, v) in target.iter_mut().zip(numeric.iter()) {
+                    if *v == 0.0 {
+                        continue;
+                    }
+                    if *t == 0.0 {
+                        *t = *v;
+                    } else {
+                        stats.overridden += 1;
                     }
                 }
             }
         }
+        log_stats(&stats);
+        (stiffness, damping, stats, missing)
+    }
+}
+
+fn log_stats(stats: &JacobianStats) {
+    if stats.perturbations > 0 || stats.compressed > 0 {
+        log::debug!(
+            "Jacobian assembly ({}): {} perturbed force evaluations for {} differenced elements, {} analytical entries compressed, {} numerical entries under analytical ones",
+            stats.policy.name(),
+            stats.perturbations,
+            stats.numerical_elements,
+            stats.compressed,
+            stats.overridden
+        );
+    }
+}
+
+/// A force element as a differenced source: its bodies' rows, its declared columns.
+fn element_source<'a>(e: &'a dyn ForceElement, deps: &Dependencies, dofs: &'a DofMap) -> Source<'a> {
+    let (pos_cols, vel_cols) = columns_of(deps, e.bodies(), dofs);
+    Source {
+        eval: Box::new(move |b: &BodySet, q: &mut DVector<f64>| element_forces(e, b, dofs, q)),
+        rows: rows_of(&e.bodies(), dofs),
+        pos_cols,
+        vel_cols,
     }
 }

@@ -1,4 +1,4 @@
-//! Greedy largest-first colouring of the columns of a sparsity pattern (docs/design/participants.md §5.3): columns
+//! Greedy largest-first colouring of the columns of a sparsity pattern (docs/design/jacobians.md §3): columns
 //! that share no row get one colour, so a finite-difference Jacobian costs one evaluation
 //! per colour instead of one per column.
 

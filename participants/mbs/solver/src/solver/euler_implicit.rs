@@ -9,8 +9,10 @@
 
 use crate::dynamics::body_set::BodySet;
 use crate::error::MbsError;
-use crate::solver::assembly::{displace, set_velocities, velocities};
+use crate::solver::assembly::{displace, set_velocities, velocities, DofMap, System};
 use crate::solver::integrator::{Integrator, Mechanism};
+use crate::solver::jacobian::verify::{verify_due, VerifyReport};
+use crate::solver::jacobian::JacobianOptions;
 use crate::solver::newton::{elements_named, project_positions, solve_saddle};
 use crate::state::IntegratorHistory;
 
@@ -20,14 +22,34 @@ pub struct LinearizedImplicitEuler {
     time: f64,
     /// Constraint tolerance of the position projection (m, or rad for angular rows).
     pub constraint_tolerance: f64,
-    /// Difference force elements numerically even where analytical Jacobians exist.
-    pub force_numerical: bool,
+    /// The Jacobian policy and verification (the solver file's `jacobian:`).
+    pub jacobian: JacobianOptions,
+    /// Steps taken (what the verification schedule counts).
+    steps: usize,
+    /// The last verification of the analytical Jacobians, if one was due.
+    report: Option<VerifyReport>,
 }
 
 impl LinearizedImplicitEuler {
     /// The integrator with a 1e-12 projection tolerance.
     pub fn new() -> Self {
-        LinearizedImplicitEuler { time: 0.0, constraint_tolerance: 1e-12, force_numerical: false }
+        LinearizedImplicitEuler {
+            time: 0.0,
+            constraint_tolerance: 1e-12,
+            jacobian: JacobianOptions::default(),
+            steps: 0,
+            report: None,
+        }
+    }
+}
+
+impl LinearizedImplicitEuler {
+    /// Verifies the analytical Jacobians at the step's start when the schedule says so.
+    fn verify_if_due(&mut self, sys: &System, bodies: &BodySet, dofs: &DofMap) {
+        let time = self.time;
+        if let Some(r) = verify_due(&self.jacobian, self.steps, sys, bodies, dofs, time) {
+            self.report = Some(r);
+        }
     }
 }
 
@@ -41,9 +63,10 @@ impl Integrator for LinearizedImplicitEuler {
     }
 
     fn step_full(&mut self, bodies: &mut BodySet, mech: Mechanism<'_>, dt: f64) -> Result<(), MbsError> {
-        let (sys, dofs) = mech.assembly(bodies, self.force_numerical);
+        let (sys, dofs) = mech.assembly(bodies);
+        self.verify_if_due(&sys, bodies, &dofs);
         let added = mech.added_mass;
-        let asm = sys.assemble_with(bodies, &dofs, added)?;
+        let asm = sys.assemble_full(bodies, &dofs, added, self.jacobian.policy)?;
         let v0 = velocities(bodies, &dofs);
         let a = &asm.mass - &asm.damping * dt - &asm.stiffness * (dt * dt);
         let f = &asm.mass * &v0 + &asm.forces * dt - &asm.damping * &v0 * dt;
@@ -62,7 +85,12 @@ impl Integrator for LinearizedImplicitEuler {
             }
         }
         self.time += dt;
+        self.steps += 1;
         Ok(())
+    }
+
+    fn jacobian_report(&self) -> Option<&VerifyReport> {
+        self.report.as_ref()
     }
 
     fn save_history(&self) -> IntegratorHistory {

@@ -19,6 +19,8 @@ use crate::dynamics::body_set::BodySet;
 use crate::error::MbsError;
 use crate::solver::assembly::{displace, set_velocities, velocities, DofMap, System};
 use crate::solver::integrator::{Integrator, Mechanism};
+use crate::solver::jacobian::verify::{verify_due, VerifyReport};
+use crate::solver::jacobian::JacobianOptions;
 use crate::solver::newton::{elements_named, project_velocities, solve_saddle};
 use crate::state::IntegratorHistory;
 use nalgebra::{DMatrix, DVector};
@@ -40,8 +42,12 @@ pub struct Hht {
     pub abs_tolerance: f64,
     /// …and every constraint residual is below this (m, or dimensionless for angular rows).
     pub constraint_tolerance: f64,
-    /// Difference force elements numerically even where analytical Jacobians exist.
-    pub force_numerical: bool,
+    /// The Jacobian policy and verification (the solver file's `jacobian:`).
+    pub jacobian: JacobianOptions,
+    /// Steps taken (what the verification schedule counts).
+    steps: usize,
+    /// The last verification of the analytical Jacobians, if one was due.
+    report: Option<VerifyReport>,
     history: IntegratorHistory,
     started: bool,
 }
@@ -54,7 +60,9 @@ impl Default for Hht {
             max_iterations: 20,
             abs_tolerance: 1e-10,
             constraint_tolerance: 1e-12,
-            force_numerical: false,
+            jacobian: JacobianOptions::default(),
+            steps: 0,
+            report: None,
             history: IntegratorHistory::default(),
             started: false,
         }
@@ -122,6 +130,16 @@ struct Residual {
     phi_max: f64,
 }
 
+impl Hht {
+    /// Verifies the analytical Jacobians at the step's start when the schedule says so.
+    fn verify_if_due(&mut self, sys: &System, bodies: &BodySet, dofs: &DofMap) {
+        let time = self.history.time;
+        if let Some(r) = verify_due(&self.jacobian, self.steps, sys, bodies, dofs, time) {
+            self.report = Some(r);
+        }
+    }
+}
+
 impl Integrator for Hht {
     fn name(&self) -> &'static str {
         "HHT-alpha"
@@ -132,7 +150,8 @@ impl Integrator for Hht {
     }
 
     fn step_full(&mut self, bodies: &mut BodySet, mech: Mechanism<'_>, h: f64) -> Result<(), MbsError> {
-        let (sys, dofs) = mech.assembly(bodies, self.force_numerical);
+        let (sys, dofs) = mech.assembly(bodies);
+        self.verify_if_due(&sys, bodies, &dofs);
         let added = mech.added_mass;
         let m = mech.joints.equations();
         if !self.started || self.history.accelerations.len() != dofs.n || self.history.multipliers.len() != m {
@@ -159,7 +178,7 @@ impl Integrator for Hht {
         let mut last_phi = 0.0;
         for _ in 0..self.max_iterations {
             let trial = self.trial(&base, &dofs, &a, h);
-            let asm = sys.assemble_with(&trial, &dofs, added)?;
+            let asm = sys.assemble_full(&trial, &dofs, added, self.jacobian.policy)?;
             let res = residual(&trial, &a, &l, &asm.mass);
             let jac = &asm.mass - (&asm.stiffness * (beta * h * h) + &asm.damping * (gamma * h)) * (1.0 + alpha);
             let bt = asm.phi_q.transpose() * (1.0 + alpha);
@@ -213,7 +232,12 @@ impl Integrator for Hht {
                 return Err(MbsError::Diverged(hd.index()));
             }
         }
+        self.steps += 1;
         Ok(())
+    }
+
+    fn jacobian_report(&self) -> Option<&VerifyReport> {
+        self.report.as_ref()
     }
 
     fn save_history(&self) -> IntegratorHistory {

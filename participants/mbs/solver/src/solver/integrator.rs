@@ -11,6 +11,7 @@ use crate::dynamics::force_element::ForceElementSet;
 use crate::dynamics::joint::JointSet;
 use crate::error::MbsError;
 use crate::solver::assembly::{displace, velocities, DofMap, System};
+use crate::solver::jacobian::verify::VerifyReport;
 use crate::state::IntegratorHistory;
 use nalgebra::UnitQuaternion;
 
@@ -28,9 +29,9 @@ pub struct Mechanism<'a> {
 
 impl<'a> Mechanism<'a> {
     /// The assembly view of the implicit schemes and the DOF map of `bodies`: the set-up
-    /// both start their step with.
-    pub(crate) fn assembly(self, bodies: &BodySet, force_numerical: bool) -> (System<'a>, DofMap) {
-        (System { joints: self.joints, forces: self.forces, force_numerical }, DofMap::new(bodies))
+    /// they start their step with (their Jacobian policy goes to each assembly).
+    pub(crate) fn assembly(self, bodies: &BodySet) -> (System<'a>, DofMap) {
+        (System { joints: self.joints, forces: self.forces, force_numerical: false }, DofMap::new(bodies))
     }
 }
 
@@ -65,6 +66,11 @@ pub trait Integrator: Send {
     /// Whether it can keep joints and force elements (explicit free-body schemes cannot).
     fn handles_constraints(&self) -> bool {
         true
+    }
+    /// The last verification of the analytical Jacobians (the solver file's
+    /// `jacobian.verify`), if the integrator ran one.
+    fn jacobian_report(&self) -> Option<&VerifyReport> {
+        None
     }
     /// The integrator's own state (time, accelerations, multipliers), for checkpoints; a
     /// one-step scheme has none beyond the time.

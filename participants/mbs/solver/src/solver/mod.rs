@@ -1,11 +1,14 @@
 //! How a step is taken: the Newton matrix assembled from per-element blocks ([`assembly`]),
-//! coloured finite differences where an element has no Jacobian ([`colouring`]), Newton with a
+//! the Jacobian policy, declared dependencies and verification
+//! ([`jacobian`]), coloured finite differences where an element has no Jacobian ([`colouring`]), Newton with a
 //! line search ([`newton`]), and the integrators behind the [`integrator::Integrator`] trait
-//! (HHT-α, linearized implicit Euler, semi-implicit Euler).
+//! (HHT-α, linearized implicit Euler, Newton backward Euler and BDF2, semi-implicit Euler).
 
 pub mod assembly;
+pub mod bdf;
 pub mod colouring;
 pub mod euler_implicit;
 pub mod hht;
 pub mod integrator;
+pub mod jacobian;
 pub mod newton;

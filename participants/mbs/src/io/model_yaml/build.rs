@@ -362,7 +362,8 @@ fn build_forces(
         match Tsda::new(&t.name, ctx.bodies, b1, b2, p1, p2, t.spring_coefficient, t.damping_coefficient, t.preload, l0)
         {
             Ok(e) => {
-                forces.insert(Box::new(e));
+                let at = forces.insert(Box::new(e));
+                declare(t.depends_on.as_deref(), at, &key, &what, ctx, forces, errors);
             }
             Err(e) => errors.error(ctx.lines.loc(&key("")), format!("{what}: {e}")),
         }
@@ -397,7 +398,8 @@ fn build_forces(
                 let schedule = r.spring_schedule.iter().map(|s| (s.from, s.spring_coefficient)).collect();
                 match e.with_stiffness_schedule(schedule) {
                     Ok(e) => {
-                        forces.insert(Box::new(e));
+                        let at = forces.insert(Box::new(e));
+                        declare(r.depends_on.as_deref(), at, &key, &what, ctx, forces, errors);
                     }
                     Err(e) => errors.error(
                         ctx.lines.loc(&key(".spring_schedule")),
@@ -407,5 +409,22 @@ fn build_forces(
             }
             Err(e) => errors.error(ctx.lines.loc(&key("")), format!("{what}: {e}")),
         }
+    }
+}
+
+/// Sets the `depends_on` of element `at` (entry key `key`), if given.
+fn declare(
+    entries: Option<&[String]>,
+    at: usize,
+    key: &dyn Fn(&str) -> String,
+    what: &str,
+    ctx: &Ctx,
+    forces: &mut ForceElementSet,
+    errors: &mut Diagnostics,
+) {
+    let Some(entries) = entries else { return };
+    let loc = |j: usize| ctx.lines.loc(&key(&format!(".depends_on[{j}]")));
+    if let Some(deps) = super::dependencies::parse(entries, ctx.names, what, &loc, errors) {
+        forces.set_dependencies(at, deps);
     }
 }

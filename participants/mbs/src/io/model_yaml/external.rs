@@ -191,9 +191,23 @@ pub(super) fn attach_body_forces(
             timeout: Duration::from_millis(e.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)),
             config,
         };
+        let deps = match &e.depends_on {
+            None => None,
+            Some(list) => {
+                let what = format!("external force `{}`", e.name);
+                let loc = |j: usize| at(&format!(".depends_on[{j}]"));
+                match super::dependencies::parse(list, model.names, &what, &loc, errors) {
+                    Some(d) => Some(d),
+                    None => continue,
+                }
+            }
+        };
         let law: SharedLaw = Arc::new(Mutex::new(ModuleClient::new(spec)));
         for element in ExternalBodyForce::group(&e.name, law, &group) {
-            forces.insert(Box::new(element));
+            let i = forces.insert(Box::new(element));
+            if let Some(d) = &deps {
+                forces.set_dependencies(i, d.clone());
+            }
         }
     }
 }

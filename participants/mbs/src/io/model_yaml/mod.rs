@@ -37,12 +37,16 @@
 //!        timeout_ms: 20000, config: {damping: 1.2e6}}   # docs/external-modules.md
 //!   external_forces:             # 6-DOF force and moment on bodies from a module
 //!     - {name: mooring, bodies: [float], command: [python3, my_mooring.py], config: {..}}
+//!   # optional on a TSDA, RSDA or external force: the body states its outputs depend on
+//!   # (bodies, or `<body>.<channel>` with pos_x … omega_z); finite differences perturb only these
+//!   #  depends_on: [float.pos_z, float.vel_z]
 //! ```
 //!
 //! Three angles `[a, b, c]` mean `R = Rz(a) Ry(b) Rx(c)`, as Chrono's YAML parser reads
 //! them. Constraints, body loads and motors are accepted with a warning (not modelled).
 
 mod build;
+mod dependencies;
 mod external;
 mod schema;
 

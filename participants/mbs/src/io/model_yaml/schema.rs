@@ -110,6 +110,9 @@ pub(super) struct TsdaEntry {
     #[serde(default)]
     pub(super) preload: f64,
     pub(super) free_length: Option<f64>,
+    /// The body states the element's outputs depend on (bodies or `<body>.<channel>`);
+    /// all of its bodies' states when absent.
+    pub(super) depends_on: Option<Vec<String>>,
     pub(super) visualization: Option<IgnoredAny>,
 }
 
@@ -132,6 +135,9 @@ pub(super) struct RsdaEntry {
     /// Spring coefficients that take over during the run (a stiffening spring).
     #[serde(default)]
     pub(super) spring_schedule: Vec<SpringStepEntry>,
+    /// The body states the element's outputs depend on (bodies or `<body>.<channel>`);
+    /// all of its bodies' states when absent.
+    pub(super) depends_on: Option<Vec<String>>,
     pub(super) visualization: Option<IgnoredAny>,
 }
 
@@ -149,6 +155,9 @@ pub(super) struct ExternalForceEntry {
     pub(super) timeout_ms: Option<u64>,
     /// The module's settings, passed through as JSON.
     pub(super) config: Option<serde_yaml::Value>,
+    /// The body states the element's outputs depend on (bodies or `<body>.<channel>`);
+    /// all of its bodies' states when absent.
+    pub(super) depends_on: Option<Vec<String>>,
 }
 
 /// From time `from` (s) on, the RSDA's spring coefficient is `spring_coefficient` (N m/rad).

@@ -110,7 +110,8 @@ const MAP: &[Entry] = &[
     },
     Entry {
         dir: "participants/mbs/solver",
-        deps: &["nalgebra", "thiserror"],
+        // faer: the sparse LU (fill-reducing ordering) of large saddle systems.
+        deps: &["nalgebra", "faer", "thiserror"],
         dev: &["tempfile"],
         why: "a solver library is physics only",
     },

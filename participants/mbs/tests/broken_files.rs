@@ -146,7 +146,13 @@ fn chrono_model_files_read() {
         let p = testing::shared_path("compat/chrono/sphere_drop/solid_chrono/mbs_solver.yaml");
         let (s, w) = tidelink_mbs::io::solver_yaml::load(&p).unwrap();
         assert_eq!(s.time_step, 1e-2);
-        assert_eq!(w.0.len(), 1, "one warning for contact_method and solver: {w}");
+        // contact_method; Barzilai_Borwein read as `auto`; its tuning keys ignored.
+        assert_eq!(w.0.len(), 3, "three warnings: contact_method, solver type, solver tuning: {w}");
+        assert_eq!(s.linear_solver, tidelink_mbs_solver::solver::linear::LinearSolverKind::Auto);
+        assert!(
+            w.to_string().contains("solver `Barzilai_Borwein` (Chrono's solver for contact, NSC) is read as `auto`"),
+            "{w}"
+        );
     }
 }
 

@@ -3,6 +3,7 @@
 
 use crate::dynamics::body::RigidBodyBuilder;
 use crate::dynamics::body_set::{BodyHandle, BodySet};
+use crate::dynamics::force_element::ForceElementSet;
 use crate::dynamics::joint::{Joint, JointKind, JointSet};
 use crate::dynamics::tsda::Tsda;
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
@@ -28,4 +29,38 @@ pub fn tsda_slider(name: &str, k: f64, c: f64) -> (BodySet, JointSet, Tsda, Body
     let tsda = Tsda::new(name, &bodies, ground, mass, Vector3::zeros(), Vector3::new(1.1, 0.0, 0.0), k, c, 0.0, 1.0)
         .expect("distinct bodies, positive free length");
     (bodies, joints, tsda, mass)
+}
+
+/// A chain of `n` bodies like a mooring line: 10 kg (1 kg·m² about each axis), 1 m apart
+/// along x from a fixed anchor at the origin, under gravity −9.81 m/s² in z. Each link
+/// (anchor to body 1, body i to body i+1) is a TSDA (1e4 N/m, 50 N·s/m, free length 0.9 m,
+/// so the line starts in tension) and, with `joints`, also a spherical joint at the link's
+/// far end (which then carries the load: the TSDA is kept so both element kinds are
+/// assembled). The element ordering follows the chain, as a mooring line's file would.
+pub fn chain(n: usize, joints: bool) -> (BodySet, JointSet, ForceElementSet) {
+    let mut bodies = BodySet::new(Vector3::new(0.0, 0.0, -9.81));
+    let mut prev = bodies.insert(RigidBodyBuilder::fixed().build().expect("a fixed body"));
+    let mut js = JointSet::new();
+    let mut forces = ForceElementSet::new();
+    for i in 1..=n {
+        let x = i as f64;
+        let b = bodies.insert(
+            RigidBodyBuilder::dynamic(10.0, Vector3::repeat(1.0))
+                .reference_pose(Isometry3::translation(x, 0.0, 0.0))
+                .build()
+                .expect("positive mass and inertia"),
+        );
+        let (p1, p2) = (Vector3::new(x - 1.0, 0.0, 0.0), Vector3::new(x, 0.0, 0.0));
+        let tsda = Tsda::new(&format!("link{i}"), &bodies, prev, b, p1, p2, 1e4, 50.0, 0.0, 0.9)
+            .expect("distinct bodies, positive free length");
+        forces.insert(Box::new(tsda));
+        if joints {
+            let frame = Isometry3::translation(x - 0.5, 0.0, 0.0);
+            let j = Joint::new(&format!("ball{i}"), JointKind::Spherical, &bodies, prev, b, frame)
+                .expect("distinct bodies");
+            js.insert(j);
+        }
+        prev = b;
+    }
+    (bodies, js, forces)
 }

@@ -10,7 +10,8 @@
 //!   alpha: -0.2                  # HHT only, in [-1/3, 0]
 //!   max_iterations: 20           # HHT Newton iterations
 //!   abs_tolerance: 1e-10         # HHT position-update tolerance (or abs_tolerance_states)
-//! solver: {type: Barzilai_Borwein, ...}   # accepted, ignored (our Newton solves directly)
+//! solver:                        # the Newton saddle system's linear solver
+//!   type: auto                   # auto (default) | dense | sparse, or Chrono's names (SPARSE_LU, ...)
 //! jacobian:                      # ours, not Chrono's; all optional
 //!   policy: auto                 # analytical | numerical | hybrid | auto
 //!   verify: once                 # off (default) | once | N (every N steps)
@@ -18,6 +19,7 @@
 //!   verify_entries: 3            # worst entries reported per element
 //! ```
 
+use super::linear_solver_yaml::{linear_solver, SolverEntry};
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 use std::path::Path;
@@ -29,6 +31,7 @@ use tidelink_mbs_solver::solver::euler_implicit::LinearizedImplicitEuler;
 use tidelink_mbs_solver::solver::hht::{Hht, DEFAULT_ALPHA};
 use tidelink_mbs_solver::solver::integrator::Integrator;
 use tidelink_mbs_solver::solver::jacobian::{JacobianOptions, JacobianPolicy, VerifySchedule};
+use tidelink_mbs_solver::solver::linear::LinearSolverKind;
 
 /// Integrator types this build can run, in Chrono's spelling (compared case-insensitively).
 pub const SUPPORTED_INTEGRATORS: &[&str] = &["HHT", "Euler_implicit_linearized", "Euler_implicit", "BDF"];
@@ -40,7 +43,7 @@ struct SolverFile {
     _chrono_version: Option<IgnoredAny>,
     contact_method: Option<IgnoredAny>,
     integrator: IntegratorEntry,
-    solver: Option<IgnoredAny>,
+    solver: Option<SolverEntry>,
     jacobian: Option<JacobianEntry>,
 }
 
@@ -111,6 +114,8 @@ pub struct SolverSettings {
     pub jacobian: JacobianOptions,
     /// Where `jacobian.policy` was given, for errors about the model it cannot serve.
     pub policy_at: Option<Location>,
+    /// The Newton saddle system's linear solver (`solver.type`).
+    pub linear_solver: LinearSolverKind,
 }
 
 impl SolverSettings {
@@ -124,6 +129,7 @@ impl SolverSettings {
             abs_tolerance: 1e-10,
             jacobian: JacobianOptions::default(),
             policy_at: None,
+            linear_solver: LinearSolverKind::Auto,
         }
     }
 
@@ -150,11 +156,13 @@ impl SolverSettings {
                 h.max_iterations = self.max_iterations.max(1);
                 h.abs_tolerance = self.abs_tolerance;
                 h.jacobian = self.jacobian;
+                h.linear_solver = self.linear_solver;
                 Box::new(h)
             }
             IntegratorKind::EulerImplicitLinearized => {
                 let mut e = LinearizedImplicitEuler::new();
                 e.jacobian = self.jacobian;
+                e.linear_solver = self.linear_solver;
                 Box::new(e)
             }
             IntegratorKind::EulerImplicit | IntegratorKind::Bdf(_) => {
@@ -168,6 +176,7 @@ impl SolverSettings {
                 b.max_iterations = self.max_iterations.max(1);
                 b.abs_tolerance = self.abs_tolerance;
                 b.jacobian = self.jacobian;
+                b.linear_solver = self.linear_solver;
                 Box::new(b)
             }
         }
@@ -244,19 +253,10 @@ fn build(file: SolverFile, lines: &YamlLines) -> Result<(SolverSettings, Diagnos
         d.error(lines.loc("integrator.time_step"), format!("`time_step` must be positive, got {}", ig.time_step));
         return Err(d);
     }
-    let ignored: Vec<&str> = [("contact_method", file.contact_method.is_some()), ("solver", file.solver.is_some())]
-        .into_iter()
-        .filter_map(|(k, present)| present.then_some(k))
-        .collect();
-    if let Some(first) = ignored.first() {
-        d.warning(
-            lines.loc(first),
-            format!(
-                "{} accepted but ignored: there is no contact model yet, and the integrators solve their Newton systems directly",
-                ignored.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" and ")
-            ),
-        );
+    if file.contact_method.is_some() {
+        d.warning(lines.loc("contact_method"), "`contact_method` accepted but ignored: there is no contact model yet");
     }
+    let linear_solver = linear_solver(file.solver.as_ref(), lines, &mut d)?;
     let _ = (&ig.rel_tolerance, &ig.abs_tolerance_multipliers);
     let _ = (&ig.use_stepsize_control, &ig.use_modified_newton);
     let (jacobian, policy_at) = jacobian_options(file.jacobian.as_ref(), lines, &mut d)?;
@@ -269,6 +269,7 @@ fn build(file: SolverFile, lines: &YamlLines) -> Result<(SolverSettings, Diagnos
             abs_tolerance,
             jacobian,
             policy_at,
+            linear_solver,
         },
         d,
     ))
@@ -344,9 +345,13 @@ mod tests {
             s,
             SolverSettings { integrator: IntegratorKind::EulerImplicitLinearized, ..SolverSettings::hht(1e-2) }
         );
-        assert_eq!(w.0.len(), 1);
+        assert_eq!(w.0.len(), 2, "{w}");
+        let w = w.to_string();
+        assert!(w.starts_with("s.yaml:2: warning: `contact_method` accepted but ignored"), "{w}");
         assert!(
-            w.to_string().starts_with("s.yaml:2: warning: `contact_method` and `solver` accepted but ignored"),
+            w.contains(
+                "s.yaml:7: warning: solver `Barzilai_Borwein` (Chrono's solver for contact, NSC) is read as `auto`"
+            ),
             "{w}"
         );
     }
@@ -466,5 +471,28 @@ mod tests {
         let text = "integrator:\n  type: HHT\n  order: 2\n  time_step: 1e-3\n";
         let (_, w) = parse_str(text, Path::new("s.yaml")).unwrap();
         assert!(w.to_string().contains("s.yaml:3: warning: `order` is a BDF setting"), "{w}");
+    }
+
+    #[test]
+    fn reads_the_linear_solver_by_our_names_and_chrono_s() {
+        let base = "integrator:\n  time_step: 1e-3\n";
+        for (entry, kind, warnings) in [
+            ("", LinearSolverKind::Auto, 0),
+            ("solver:\n  type: dense\n", LinearSolverKind::DenseLu, 0),
+            ("solver:\n  type: Sparse\n", LinearSolverKind::SparseLu, 0),
+            ("solver:\n  type: SPARSE_LU\n", LinearSolverKind::SparseLu, 0),
+            ("solver:\n  type: MUMPS\n", LinearSolverKind::SparseLu, 1),
+            ("solver:\n  type: GMRES\n  max_iterations: 100\n", LinearSolverKind::Auto, 2),
+        ] {
+            let (s, w) = parse_str(&format!("{base}{entry}"), Path::new("s.yaml")).unwrap();
+            assert_eq!((s.linear_solver, w.0.len()), (kind, warnings), "{entry}: {w}");
+        }
+        let (_, w) = parse_str(&format!("{base}solver:\n  type: MUMPS\n"), Path::new("s.yaml")).unwrap();
+        assert!(w.to_string().starts_with("s.yaml:4: warning: solver `MUMPS` is read as `sparse`"), "{w}");
+        let e = parse_str(&format!("{base}solver:\n  type: cholesky\n"), Path::new("s.yaml")).unwrap_err().to_string();
+        assert!(
+            e.starts_with("s.yaml:4: error: linear solver `cholesky` is unknown: give one of auto, dense, sparse"),
+            "{e}"
+        );
     }
 }

@@ -20,6 +20,7 @@ use crate::solver::assembly::{displace, set_velocities, velocities};
 use crate::solver::integrator::{Integrator, Mechanism};
 use crate::solver::jacobian::verify::{verify_due, VerifyReport};
 use crate::solver::jacobian::JacobianOptions;
+use crate::solver::linear::LinearSolverKind;
 use crate::solver::newton::{elements_named, solve_saddle};
 use crate::state::IntegratorHistory;
 use nalgebra::{DMatrix, DVector};
@@ -43,6 +44,8 @@ pub struct Bdf {
     pub max_halvings: usize,
     /// The Jacobian policy and verification (the solver file's `jacobian:`).
     pub jacobian: JacobianOptions,
+    /// The linear solver of the Newton saddle system (the solver file's `solver.type`).
+    pub linear_solver: LinearSolverKind,
     time: f64,
     /// The step before: `(h, v₋₁, d₋₁)`, for order 2.
     previous: Option<(f64, DVector<f64>, DVector<f64>)>,
@@ -69,6 +72,7 @@ impl Bdf {
             constraint_tolerance: 1e-12,
             max_halvings: MAX_HALVINGS,
             jacobian: JacobianOptions::default(),
+            linear_solver: LinearSolverKind::default(),
             time: 0.0,
             previous: None,
             steps: 0,
@@ -152,8 +156,15 @@ impl Integrator for Bdf {
             let jac = &asm.mass - &asm.damping * bh - &asm.stiffness * (bh * bh);
             let f = -res.r.rows(0, n);
             let g = -res.r.rows(n, m);
-            let (dv, dmu) = solve_saddle(&jac, &asm.phi_q.transpose(), &asm.phi_q, &f.into_owned(), &g.into_owned())
-                .ok_or_else(|| bad(&base, self.time))?;
+            let (dv, dmu) = solve_saddle(
+                self.linear_solver,
+                &jac,
+                &asm.phi_q.transpose(),
+                &asm.phi_q,
+                &f.into_owned(),
+                &g.into_owned(),
+            )
+            .ok_or_else(|| bad(&base, self.time))?;
             let mut s = 1.0;
             let mut next = None;
             for k in 0..=self.max_halvings {

@@ -13,6 +13,7 @@ use crate::solver::assembly::{displace, set_velocities, velocities, DofMap, Syst
 use crate::solver::integrator::{Integrator, Mechanism};
 use crate::solver::jacobian::verify::{verify_due, VerifyReport};
 use crate::solver::jacobian::JacobianOptions;
+use crate::solver::linear::LinearSolverKind;
 use crate::solver::newton::{elements_named, project_positions, solve_saddle};
 use crate::state::IntegratorHistory;
 
@@ -24,6 +25,8 @@ pub struct LinearizedImplicitEuler {
     pub constraint_tolerance: f64,
     /// The Jacobian policy and verification (the solver file's `jacobian:`).
     pub jacobian: JacobianOptions,
+    /// The linear solver of the Newton saddle system (the solver file's `solver.type`).
+    pub linear_solver: LinearSolverKind,
     /// Steps taken (what the verification schedule counts).
     steps: usize,
     /// The last verification of the analytical Jacobians, if one was due.
@@ -37,6 +40,7 @@ impl LinearizedImplicitEuler {
             time: 0.0,
             constraint_tolerance: 1e-12,
             jacobian: JacobianOptions::default(),
+            linear_solver: LinearSolverKind::default(),
             steps: 0,
             report: None,
         }
@@ -72,7 +76,8 @@ impl Integrator for LinearizedImplicitEuler {
         let f = &asm.mass * &v0 + &asm.forces * dt - &asm.damping * &v0 * dt;
         let g = -&asm.phi / dt;
         let bad = || MbsError::NonFiniteNewtonStep { time: self.time, elements: elements_named(&sys, bodies, &dofs) };
-        let (v1, _) = solve_saddle(&a, &asm.phi_q.transpose(), &asm.phi_q, &f, &g).ok_or_else(bad)?;
+        let (v1, _) =
+            solve_saddle(self.linear_solver, &a, &asm.phi_q.transpose(), &asm.phi_q, &f, &g).ok_or_else(bad)?;
         displace(bodies, &dofs, &(&v1 * dt));
         set_velocities(bodies, &dofs, &v1);
         let tol = if self.constraint_tolerance > 0.0 { self.constraint_tolerance } else { 1e-12 };

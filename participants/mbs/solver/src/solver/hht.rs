@@ -21,6 +21,7 @@ use crate::solver::assembly::{displace, set_velocities, velocities, DofMap, Syst
 use crate::solver::integrator::{Integrator, Mechanism};
 use crate::solver::jacobian::verify::{verify_due, VerifyReport};
 use crate::solver::jacobian::JacobianOptions;
+use crate::solver::linear::LinearSolverKind;
 use crate::solver::newton::{elements_named, project_velocities, solve_saddle};
 use crate::state::IntegratorHistory;
 use nalgebra::{DMatrix, DVector};
@@ -44,6 +45,8 @@ pub struct Hht {
     pub constraint_tolerance: f64,
     /// The Jacobian policy and verification (the solver file's `jacobian:`).
     pub jacobian: JacobianOptions,
+    /// The linear solver of the Newton saddle system (the solver file's `solver.type`).
+    pub linear_solver: LinearSolverKind,
     /// Steps taken (what the verification schedule counts).
     steps: usize,
     /// The last verification of the analytical Jacobians, if one was due.
@@ -61,6 +64,7 @@ impl Default for Hht {
             abs_tolerance: 1e-10,
             constraint_tolerance: 1e-12,
             jacobian: JacobianOptions::default(),
+            linear_solver: LinearSolverKind::default(),
             steps: 0,
             report: None,
             history: IntegratorHistory::default(),
@@ -111,8 +115,10 @@ impl Hht {
         let (phi, phi_q) = sys.constraints(bodies, dofs);
         let q = sys.forces(bodies, dofs);
         let m = sys.mass_with(bodies, dofs, added)?;
-        let (a, l) = solve_saddle(&m, &phi_q.transpose(), &phi_q, &q, &DVector::zeros(phi.len())).ok_or_else(|| {
-            MbsError::NonFiniteNewtonStep { time: self.history.time, elements: elements_named(sys, bodies, dofs) }
+        let (a, l) = solve_saddle(self.linear_solver, &m, &phi_q.transpose(), &phi_q, &q, &DVector::zeros(phi.len()))
+            .ok_or_else(|| MbsError::NonFiniteNewtonStep {
+            time: self.history.time,
+            elements: elements_named(sys, bodies, dofs),
         })?;
         self.history.residual = (phi_q.transpose() * &l - q).as_slice().to_vec();
         self.history.accelerations = a.as_slice().to_vec();
@@ -184,9 +190,11 @@ impl Integrator for Hht {
             let bt = asm.phi_q.transpose() * (1.0 + alpha);
             let f = -res.r.rows(0, dofs.n);
             let g = -res.r.rows(dofs.n, m);
-            let (da, dl) = solve_saddle(&jac, &bt, &asm.phi_q, &f.into_owned(), &g.into_owned()).ok_or_else(|| {
-                MbsError::NonFiniteNewtonStep { time: self.history.time, elements: elements_named(&sys, &base, &dofs) }
-            })?;
+            let (da, dl) = solve_saddle(self.linear_solver, &jac, &bt, &asm.phi_q, &f.into_owned(), &g.into_owned())
+                .ok_or_else(|| MbsError::NonFiniteNewtonStep {
+                    time: self.history.time,
+                    elements: elements_named(&sys, &base, &dofs),
+                })?;
             let mut s = 1.0;
             let mut next = None;
             for k in 0..=MAX_HALVINGS {

@@ -4,30 +4,20 @@
 use crate::dynamics::body_set::BodySet;
 use crate::error::MbsError;
 use crate::solver::assembly::{displace, set_velocities, velocities, DofMap, System};
+use crate::solver::linear::{solve_saddle_with, LinearSolverKind};
 use nalgebra::{DMatrix, DVector};
 
-/// Solves `[A Bᵀ; C 0] [x; y] = [f; g]` (dense LU); `None` when singular or not finite.
+/// Solves `[A Bᵀ; C 0] [x; y] = [f; g]` by `kind` ([`crate::solver::linear`]); `None` when
+/// singular or not finite.
 pub fn solve_saddle(
+    kind: LinearSolverKind,
     a: &DMatrix<f64>,
     bt: &DMatrix<f64>,
     c: &DMatrix<f64>,
     f: &DVector<f64>,
     g: &DVector<f64>,
 ) -> Option<(DVector<f64>, DVector<f64>)> {
-    let (n, m) = (a.nrows(), c.nrows());
-    let mut k = DMatrix::zeros(n + m, n + m);
-    k.view_mut((0, 0), (n, n)).copy_from(a);
-    k.view_mut((0, n), (n, m)).copy_from(bt);
-    k.view_mut((n, 0), (m, n)).copy_from(c);
-    let mut rhs = DVector::zeros(n + m);
-    rhs.rows_mut(0, n).copy_from(f);
-    rhs.rows_mut(n, m).copy_from(g);
-    let x = k.lu().solve(&rhs)?;
-    if x.iter().all(|v| v.is_finite()) {
-        Some((x.rows(0, n).into_owned(), x.rows(n, m).into_owned()))
-    } else {
-        None
-    }
+    solve_saddle_with(kind, a, bt, c, f, g)
 }
 
 /// The names of the joints and force elements acting on `bodies`' free bodies (all of them

@@ -76,6 +76,10 @@ pub fn solve_saddle_with(
     g: &DVector<f64>,
 ) -> Option<(DVector<f64>, DVector<f64>)> {
     let (n, m) = (a.nrows(), c.nrows());
+    if n + m == 0 {
+        // Every body fixed: nothing to factor (nalgebra's LU of a 0 × 0 matrix would panic).
+        return Some((DVector::zeros(0), DVector::zeros(0)));
+    }
     let x = match kind.resolve(n + m) {
         LinearSolverKind::SparseLu => solve_sparse(a, bt, c, f, g)?,
         _ => solve_dense(a, bt, c, f, g)?,

@@ -107,3 +107,12 @@ fn every_integrator_takes_the_same_steps_with_sparse_and_dense_lu() {
         assert!(diff <= 1e-8, "{} differs by {diff} m", m(LinearSolverKind::Auto).name());
     }
 }
+
+#[test]
+fn an_empty_system_solves_to_nothing_with_every_solver() {
+    let (e, v) = (DMatrix::zeros(0, 0), DVector::zeros(0));
+    for kind in [LinearSolverKind::DenseLu, LinearSolverKind::SparseLu, LinearSolverKind::Auto] {
+        let (x, y) = solve_saddle_with(kind, &e, &e, &e, &v, &v).expect("an empty system");
+        assert_eq!((x.len(), y.len()), (0, 0), "{kind}");
+    }
+}

@@ -1,16 +1,23 @@
-"""The interpreter's floor under window_loop.py: the same script, in one process, with `precice`
-replaced by a module whose calls do nothing (docs/performance.md, "Python participants").
+"""The interpreter's floor under window_loop.py: the same script with `precice` replaced by a
+module whose calls do nothing (docs/performance.md, "Python participants").
 
-    TL_VERTICES=1 TL_FLOOR_WINDOWS=2000 TL_FLOOR_ITERATIONS=1 python window_floor.py
+    TL_VERTICES=1 TL_FLOOR_WINDOWS=2000 TL_FLOOR_ITERATIONS=1 python window_floor.py [--pair]
 
 What it times is what no binding can take away: the loop's bytecode, a Python call per
 coupling call (a method that returns a constant), and the numpy line Out = ½·In + 1 (on an
 array the stub's `read_data` hands back without making it). Prints window_loop.py's line
-`windows=<n> iterations=<m> seconds=<s>`; its seconds per window, twice (a serial pair runs its
-two participants one after the other), is the least a Python pair can add to the Rust pair.
+`windows=<n> iterations=<m> seconds=<s>`.
+
+Alone, the participant never waits: its seconds per window, twice (a serial pair runs its two
+participants one after the other), is the least a Python pair adds to a Rust pair when the
+interpreter stays hot. With `--pair`, two such participants (A, and B in a forked process) hand
+one byte to each other through a socket pair at each `advance`, as a serial coupling does
+(A sends and waits for B's answer; B waits, then answers): a pair with the real pair's sleeps
+and wake-ups, and no engine and no binding; it prints A's line.
 """
 
 import os
+import socket
 import sys
 import types
 
@@ -23,7 +30,11 @@ class Participant:
     """pyprecice's calls of window_loop.py, doing nothing: `TL_FLOOR_WINDOWS` windows of
     `TL_FLOOR_ITERATIONS` iterations each."""
 
+    # With --pair: this participant's end of the socket pair (set before the script runs).
+    link = None
+
     def __init__(self, name, config, rank, size):
+        self.name = name
         self.windows = int(os.environ.get("TL_FLOOR_WINDOWS", "2000"))
         self.iterations = int(os.environ.get("TL_FLOOR_ITERATIONS", "1"))
         self.step = 0
@@ -44,7 +55,8 @@ class Participant:
         return False
 
     def initialize(self):
-        pass
+        if self.link is not None and self.name == "B":
+            self.link.recv(1)
 
     def is_coupling_ongoing(self):
         return self.step < self.windows * self.iterations
@@ -64,6 +76,10 @@ class Participant:
     def advance(self, dt):
         self.step += 1
         self.complete = self.step % self.iterations == 0
+        if self.link is not None:
+            self.link.send(b"x")
+            if self.name == "A" or self.is_coupling_ongoing():
+                self.link.recv(1)
 
     def requires_reading_checkpoint(self):
         return False
@@ -82,8 +98,22 @@ def main():
     sys.path.insert(0, HERE)
     import window_loop
 
-    sys.argv = [os.path.join(HERE, "window_loop.py"), "A", "no configuration"]
+    name = "A"
+    if "--pair" in sys.argv[1:]:
+        a, b = socket.socketpair()
+        if os.fork() == 0:
+            a.close()
+            Participant.link, name = b, "B"
+            sys.stdout = open(os.devnull, "w")
+        else:
+            b.close()
+            Participant.link = a
+    sys.argv = [os.path.join(HERE, "window_loop.py"), name, "no configuration"]
     window_loop.main()
+    if name == "B":
+        os._exit(0)
+    if Participant.link is not None:
+        os.wait()
 
 
 if __name__ == "__main__":

@@ -17,6 +17,10 @@ The interpreter running this script is the one with Tidelink's module; real pypr
 under TIDELINK_PYPRECICE_PYTHON when it is set. The engines are interleaved within each
 repeat (the machine is noisy), and the table gives medians over the repeats of the per-window
 cost and of the ratios measured within the same repeat.
+
+The floor columns: window_floor.py, the same script on a `precice` whose calls do nothing, per
+window of one participant, and the ratio a Python pair would reach with bindings that cost
+nothing, (rust + 2 × floor) / rust (a serial pair runs its two participants in turn).
 """
 
 import argparse
@@ -107,6 +111,18 @@ def run_pair(argv_of, xml, vertices):
     return seconds / results[0][1], results[0][1], results[0][2]
 
 
+def run_floor(windows, iterations, vertices):
+    """window_floor.py (window_loop.py with calls that do nothing): seconds per window of one
+    participant."""
+    env = dict(os.environ, TL_VERTICES=str(vertices), TL_FLOOR_WINDOWS=str(windows),
+               TL_FLOOR_ITERATIONS=str(iterations))
+    out = subprocess.run([sys.executable, os.path.join(HERE, "window_floor.py")], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    line = [ln for ln in out.splitlines() if ln.startswith("windows=")][-1]
+    fields = dict(kv.split("=") for kv in line.split())
+    return float(fields["seconds"]) / int(fields["windows"])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=7)
@@ -134,12 +150,13 @@ def main():
         cases.append(("serial-implicit", args.implicit_windows, vertices))
 
     print(f"| scheme | vertices | windows (iterations) | {' | '.join(e + ' µs/window' for e in engines)} "
-          f"| python / rust | pyprecice / rust | python / pyprecice |")
-    print("|---" * (3 + len(engines) + 3) + "|")
+          f"| python / rust | pyprecice / rust | python / pyprecice | floor µs/window | floor bound |")
+    print("|---" * (3 + len(engines) + 5) + "|")
     for scheme, windows, vertices in cases:
         xml = config(scheme, windows)
         per = {e: [] for e in engines}
-        ratios = {"python/rust": [], "pyprecice/rust": [], "python/pyprecice": []}
+        ratios = {"python/rust": [], "pyprecice/rust": [], "python/pyprecice": [], "bound": []}
+        floors = []
         counts = None
         for _ in range(args.repeats):
             now = {}
@@ -152,6 +169,10 @@ def main():
                 now[engine] = cost
                 per[engine].append(cost)
             ratios["python/rust"].append(now["python"] / now["rust"])
+            # A serial pair runs its participants one after the other: twice one's floor.
+            floor = run_floor(counts[0], counts[1] // counts[0], vertices)
+            floors.append(floor)
+            ratios["bound"].append((now["rust"] + 2 * floor) / now["rust"])
             if "pyprecice" in now:
                 ratios["pyprecice/rust"].append(now["pyprecice"] / now["rust"])
                 ratios["python/pyprecice"].append(now["python"] / now["pyprecice"])
@@ -159,7 +180,8 @@ def main():
         rat = {k: f"{statistics.median(v):.2f}" if v else "—" for k, v in ratios.items()}
         print(f"| {scheme} | {vertices} | {counts[0]} ({counts[1]}) | "
               + " | ".join(f"{med[e]:.1f}" for e in engines)
-              + f" | {rat['python/rust']} | {rat['pyprecice/rust']} | {rat['python/pyprecice']} |", flush=True)
+              + f" | {rat['python/rust']} | {rat['pyprecice/rust']} | {rat['python/pyprecice']}"
+              + f" | {statistics.median(floors) * 1e6:.1f} | {rat['bound']} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ the native engine and against real pyprecice on libprecice (docs/performance.md,
 participants").
 
     python window_overhead.py [--repeats 7] [--explicit-windows 2000] [--implicit-windows 500]
-                              [--vertices 1,1000] [--rust PATH]
+                              [--vertices 1,1000] [--rust PATH] [--also LABEL=DIR ...]
 
 Each pair is two processes (participants A and B of a 3D case with vector data both ways,
 nearest-neighbor read and write mappings on B), running window_loop.py (Python) or
@@ -11,16 +11,19 @@ coupling/engine/examples/window_loop.rs (Rust, built with `cargo build --release
 tidelink-coupling --example window_loop`; found under CARGO_TARGET_DIR or target/). Schemes:
 serial-explicit, and serial-implicit with exactly 3 iterations per window (min- and
 max-iterations 3). Each participant times its loop from after initialize() to before
-finalize(); a pair's per-window cost is the larger of the two divided by the windows.
+finalize(), and the CPU time its thread ran meanwhile; a pair's per-window cost is the larger
+of the two times divided by the windows, its CPU cost the sum of the two CPU times.
 
 The interpreter running this script is the one with Tidelink's module; real pyprecice runs
-under TIDELINK_PYPRECICE_PYTHON when it is set. The engines are interleaved within each
-repeat (the machine is noisy), and the table gives medians over the repeats of the per-window
-cost and of the ratios measured within the same repeat.
+under TIDELINK_PYPRECICE_PYTHON when it is set, and `--also` adds other builds of the module.
+The engines are interleaved within each repeat (the machine is noisy). Per engine, the table
+gives the median per-window cost over the repeats, the best (least disturbed) one, and the
+median CPU cost; then the ratios to the Rust pair: the median of the ratios within a repeat,
+the ratio of the bests, and the median of the CPU ratios.
 
-The floor columns: window_floor.py, the same script on a `precice` whose calls do nothing, per
-window of one participant, and the ratio a Python pair would reach with bindings that cost
-nothing, (rust + 2 × floor) / rust (a serial pair runs its two participants in turn).
+The row `floor` is what a Python pair would cost with a binding that costs nothing: the Rust
+pair plus twice (a serial pair runs its participants in turn) window_floor.py's per-window
+time, the same script on a `precice` whose calls do nothing, timed in the same repeat.
 """
 
 import argparse
@@ -84,7 +87,8 @@ def rust_program(path):
 
 
 def run_pair(argv_of, xml, vertices):
-    """Runs A and B (argv_of(name)); returns (seconds per window, windows, iterations)."""
+    """Runs A and B (argv_of(name)); returns (seconds per window, CPU seconds per window of A
+    and B together, windows, iterations)."""
     with tempfile.TemporaryDirectory(prefix="tidelink-bench-") as case:
         path = os.path.join(case, "precice-config.xml")
         with open(path, "w") as f:
@@ -104,23 +108,28 @@ def run_pair(argv_of, xml, vertices):
             out.close()
             if p.returncode != 0:
                 raise RuntimeError(f"{p.args} exited {p.returncode}:\n{text[-3000:]}")
-            line = [ln for ln in text.splitlines() if ln.startswith("windows=")][-1]
-            fields = dict(kv.split("=") for kv in line.split())
-            results.append((float(fields["seconds"]), int(fields["windows"]), int(fields["iterations"])))
-    seconds = max(r[0] for r in results)
-    return seconds / results[0][1], results[0][1], results[0][2]
+            results.append(fields_of(text))
+    seconds = max(r["seconds"] for r in results)
+    cpu = sum(r.get("cpu", float("nan")) for r in results)
+    windows = int(results[0]["windows"])
+    return seconds / windows, cpu / windows, windows, int(results[0]["iterations"])
+
+
+def fields_of(text):
+    """The numbers of the last `windows=… iterations=… seconds=… [cpu=…]` line of `text`."""
+    line = [ln for ln in text.splitlines() if ln.startswith("windows=")][-1]
+    return {k: float(v) for k, v in (kv.split("=") for kv in line.split())}
 
 
 def run_floor(windows, iterations, vertices):
-    """window_floor.py (window_loop.py with calls that do nothing): seconds per window of one
-    participant."""
+    """window_floor.py (window_loop.py with calls that do nothing, one process): seconds per
+    window of one participant."""
     env = dict(os.environ, TL_VERTICES=str(vertices), TL_FLOOR_WINDOWS=str(windows),
                TL_FLOOR_ITERATIONS=str(iterations))
     out = subprocess.run([sys.executable, os.path.join(HERE, "window_floor.py")], env=env, check=True,
                          capture_output=True, text=True).stdout
-    line = [ln for ln in out.splitlines() if ln.startswith("windows=")][-1]
-    fields = dict(kv.split("=") for kv in line.split())
-    return float(fields["seconds"]) / int(fields["windows"])
+    f = fields_of(out)
+    return f["seconds"] / f["windows"]
 
 
 def main():
@@ -130,6 +139,9 @@ def main():
     ap.add_argument("--implicit-windows", type=int, default=500)
     ap.add_argument("--vertices", default="1,1000")
     ap.add_argument("--rust")
+    ap.add_argument("--also", action="append", default=[], metavar="LABEL=DIR",
+                    help="one more Python engine: window_loop.py with DIR first on PYTHONPATH "
+                         "(another build of tidelink_precice, e.g. an older one)")
     args = ap.parse_args()
 
     script = os.path.join(HERE, "window_loop.py")
@@ -138,50 +150,52 @@ def main():
         "rust": lambda name, cfg: [rust, name, cfg],
         "python": lambda name, cfg: [sys.executable, script, name, cfg],
     }
+    for spec in args.also:
+        label, folder = spec.split("=", 1)
+        engines[label] = (lambda folder: lambda name, cfg: [
+            "env", f"PYTHONPATH={folder}", sys.executable, script, name, cfg])(folder)
     pyprecice = os.environ.get("TIDELINK_PYPRECICE_PYTHON")
     if pyprecice:
         engines["pyprecice"] = lambda name, cfg: [pyprecice, script, name, cfg]
     else:
-        print("TIDELINK_PYPRECICE_PYTHON is not set: no pyprecice column", file=sys.stderr)
+        print("TIDELINK_PYPRECICE_PYTHON is not set: no pyprecice row", file=sys.stderr)
 
     cases = []
     for vertices in (int(v) for v in args.vertices.split(",")):
         cases.append(("serial-explicit", args.explicit_windows, vertices))
         cases.append(("serial-implicit", args.implicit_windows, vertices))
 
-    print(f"| scheme | vertices | windows (iterations) | {' | '.join(e + ' µs/window' for e in engines)} "
-          f"| python / rust | pyprecice / rust | python / pyprecice | floor µs/window | floor bound |")
-    print("|---" * (3 + len(engines) + 5) + "|")
+    print("| scheme | vertices | windows (iterations) | engine | µs/window | best µs/window | CPU µs/window "
+          "| / rust | / rust, best | / rust, CPU |")
+    print("|---" * 10 + "|")
     for scheme, windows, vertices in cases:
         xml = config(scheme, windows)
-        per = {e: [] for e in engines}
-        ratios = {"python/rust": [], "pyprecice/rust": [], "python/pyprecice": [], "bound": []}
+        wall = {e: [] for e in engines}
+        cpu = {e: [] for e in engines}
         floors = []
         counts = None
         for _ in range(args.repeats):
-            now = {}
             for engine, argv_of in engines.items():
-                cost, w, it = run_pair(argv_of, xml, vertices)
+                cost, cpu_cost, w, it = run_pair(argv_of, xml, vertices)
                 if counts is None:
                     counts = (w, it)
                 elif counts != (w, it):
                     raise RuntimeError(f"{engine}: {w} windows, {it} iterations, not {counts}")
-                now[engine] = cost
-                per[engine].append(cost)
-            ratios["python/rust"].append(now["python"] / now["rust"])
-            # A serial pair runs its participants one after the other: twice one's floor.
-            floor = run_floor(counts[0], counts[1] // counts[0], vertices)
-            floors.append(floor)
-            ratios["bound"].append((now["rust"] + 2 * floor) / now["rust"])
-            if "pyprecice" in now:
-                ratios["pyprecice/rust"].append(now["pyprecice"] / now["rust"])
-                ratios["python/pyprecice"].append(now["python"] / now["pyprecice"])
-        med = {e: statistics.median(v) * 1e6 for e, v in per.items()}
-        rat = {k: f"{statistics.median(v):.2f}" if v else "—" for k, v in ratios.items()}
-        print(f"| {scheme} | {vertices} | {counts[0]} ({counts[1]}) | "
-              + " | ".join(f"{med[e]:.1f}" for e in engines)
-              + f" | {rat['python/rust']} | {rat['pyprecice/rust']} | {rat['python/pyprecice']}"
-              + f" | {statistics.median(floors) * 1e6:.1f} | {rat['bound']} |", flush=True)
+                wall[engine].append(cost)
+                cpu[engine].append(cpu_cost)
+            floors.append(run_floor(counts[0], counts[1] // counts[0], vertices))
+        # The floor: the Rust pair plus twice one participant's script on calls that do nothing
+        # (a serial pair runs its participants one after the other), in the same repeat.
+        wall["floor"] = [r + 2 * f for r, f in zip(wall["rust"], floors)]
+        cpu["floor"] = [r + 2 * f for r, f in zip(cpu["rust"], floors)]
+        for engine in wall:
+            ratios = [e / r for e, r in zip(wall[engine], wall["rust"])]
+            cpu_ratios = [e / r for e, r in zip(cpu[engine], cpu["rust"])]
+            print(f"| {scheme} | {vertices} | {counts[0]} ({counts[1]}) | {engine} "
+                  f"| {statistics.median(wall[engine]) * 1e6:.1f} | {min(wall[engine]) * 1e6:.1f} "
+                  f"| {statistics.median(cpu[engine]) * 1e6:.1f} "
+                  f"| {statistics.median(ratios):.2f} | {min(wall[engine]) / min(wall['rust']):.2f} "
+                  f"| {statistics.median(cpu_ratios):.2f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The interpreter's floor under window_loop.py: the same script with `precice` replaced by a
 module whose calls do nothing (docs/performance.md, "Python participants").
 
-    TL_VERTICES=1 TL_FLOOR_WINDOWS=2000 TL_FLOOR_ITERATIONS=1 python window_floor.py [--pair]
+    TL_VERTICES=1 TL_FLOOR_WINDOWS=2000 TL_FLOOR_ITERATIONS=1 python window_floor.py [--pair [--bare]]
 
 What it times is what no binding can take away: the loop's bytecode, a Python call per
 coupling call (a method that returns a constant), and the numpy line Out = ½·In + 1 (on an
@@ -13,12 +13,15 @@ participants one after the other), is the least a Python pair adds to a Rust pai
 interpreter stays hot. With `--pair`, two such participants (A, and B in a forked process) hand
 one byte to each other through a socket pair at each `advance`, as a serial coupling does
 (A sends and waits for B's answer; B waits, then answers): a pair with the real pair's sleeps
-and wake-ups, and no engine and no binding; it prints A's line.
+and wake-ups, and no engine and no binding; it prints A's line. `--bare` leaves the script out:
+the two processes only hand the byte back and forth, as often; the difference between the two
+is what the script costs when it runs between a pair's hand-offs (caches cooled by the wait).
 """
 
 import os
 import socket
 import sys
+import time
 import types
 
 import numpy as np
@@ -91,13 +94,28 @@ class Participant:
         pass
 
 
+def bare(link, name, cpu_seconds):
+    """The hand-offs of a pair without the script: A's line, timed as window_loop.py times."""
+    windows = int(os.environ.get("TL_FLOOR_WINDOWS", "2000"))
+    steps = windows * int(os.environ.get("TL_FLOOR_ITERATIONS", "1"))
+    if name == "B":
+        link.recv(1)
+    start, cpu_start = time.perf_counter(), cpu_seconds()
+    for step in range(steps):
+        link.send(b"x")
+        if name == "A" or step < steps - 1:
+            link.recv(1)
+    seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu_start
+    if name == "A":
+        print(f"windows={windows} iterations={steps} seconds={seconds!r} cpu={cpu!r}", flush=True)
+
+
 def main():
     stub = types.ModuleType("precice")
     stub.Participant = Participant
     sys.modules["precice"] = stub
     sys.path.insert(0, HERE)
     import window_loop
-
     name = "A"
     if "--pair" in sys.argv[1:]:
         a, b = socket.socketpair()
@@ -108,8 +126,11 @@ def main():
         else:
             b.close()
             Participant.link = a
-    sys.argv = [os.path.join(HERE, "window_loop.py"), name, "no configuration"]
-    window_loop.main()
+    if "--bare" in sys.argv[1:] and Participant.link is not None:
+        bare(Participant.link, name, window_loop.cpu_seconds)
+    else:
+        sys.argv = [os.path.join(HERE, "window_loop.py"), name, "no configuration"]
+        window_loop.main()
     if name == "B":
         os._exit(0)
     if Participant.link is not None:

@@ -22,8 +22,9 @@ median CPU cost; then the ratios to the Rust pair: the median of the ratios with
 the ratio of the bests, and the median of the CPU ratios.
 
 The row `floor` is what a Python pair would cost with a binding that costs nothing: the Rust
-pair plus twice (a serial pair runs its participants in turn) window_floor.py's per-window
-time, the same script on a `precice` whose calls do nothing, timed in the same repeat.
+pair plus what the two scripts cost between their hand-offs on a `precice` whose calls do
+nothing (window_floor.py: a stub pair handing a byte back and forth at each advance, less the
+same pair without the script), timed in the same repeat.
 """
 
 import argparse
@@ -121,15 +122,16 @@ def fields_of(text):
     return {k: float(v) for k, v in (kv.split("=") for kv in line.split())}
 
 
-def run_floor(windows, iterations, vertices):
-    """window_floor.py (window_loop.py with calls that do nothing, one process): seconds per
-    window of one participant."""
+def run_floor(windows, iterations, vertices, *flags):
+    """window_floor.py (window_loop.py on calls that do nothing) with `flags`: (seconds, CPU
+    seconds of A and B together) per window."""
     env = dict(os.environ, TL_VERTICES=str(vertices), TL_FLOOR_WINDOWS=str(windows),
                TL_FLOOR_ITERATIONS=str(iterations))
-    out = subprocess.run([sys.executable, os.path.join(HERE, "window_floor.py")], env=env, check=True,
+    out = subprocess.run([sys.executable, os.path.join(HERE, "window_floor.py"), *flags], env=env, check=True,
                          capture_output=True, text=True).stdout
     f = fields_of(out)
-    return f["seconds"] / f["windows"]
+    # The script prints A's figures; B does the same work.
+    return f["seconds"] / f["windows"], 2 * f["cpu"] / f["windows"]
 
 
 def main():
@@ -172,7 +174,7 @@ def main():
         xml = config(scheme, windows)
         wall = {e: [] for e in engines}
         cpu = {e: [] for e in engines}
-        floors = []
+        scripts = []
         counts = None
         for _ in range(args.repeats):
             for engine, argv_of in engines.items():
@@ -183,11 +185,15 @@ def main():
                     raise RuntimeError(f"{engine}: {w} windows, {it} iterations, not {counts}")
                 wall[engine].append(cost)
                 cpu[engine].append(cpu_cost)
-            floors.append(run_floor(counts[0], counts[1] // counts[0], vertices))
-        # The floor: the Rust pair plus twice one participant's script on calls that do nothing
-        # (a serial pair runs its participants one after the other), in the same repeat.
-        wall["floor"] = [r + 2 * f for r, f in zip(wall["rust"], floors)]
-        cpu["floor"] = [r + 2 * f for r, f in zip(cpu["rust"], floors)]
+            # What the two scripts cost between the hand-offs, on calls that do nothing: a stub
+            # pair with the script less the same pair without it.
+            iterations = counts[1] // counts[0]
+            stub = run_floor(counts[0], iterations, vertices, "--pair")
+            handoffs = run_floor(counts[0], iterations, vertices, "--pair", "--bare")
+            scripts.append((stub[0] - handoffs[0], stub[1] - handoffs[1]))
+        # The floor: the Rust pair plus the scripts, in the same repeat.
+        wall["floor"] = [r + s[0] for r, s in zip(wall["rust"], scripts)]
+        cpu["floor"] = [r + s[1] for r, s in zip(cpu["rust"], scripts)]
         for engine in wall:
             ratios = [e / r for e, r in zip(wall[engine], wall["rust"])]
             cpu_ratios = [e / r for e, r in zip(cpu[engine], cpu["rust"])]

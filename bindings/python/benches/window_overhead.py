@@ -3,7 +3,7 @@ the native engine and against real pyprecice on libprecice (docs/performance.md,
 participants").
 
     python window_overhead.py [--repeats 7] [--explicit-windows 2000] [--implicit-windows 500]
-                              [--vertices 1,1000] [--rust PATH] [--also LABEL=DIR ...]
+                              [--vertices 1,1000] [--rust PATH] [--also LABEL=DIR ...] [--mixed]
 
 Each pair is two processes (participants A and B of a 3D case with vector data both ways,
 nearest-neighbor read and write mappings on B), running window_loop.py (Python) or
@@ -16,15 +16,17 @@ of the two times divided by the windows, its CPU cost the sum of the two CPU tim
 
 The interpreter running this script is the one with Tidelink's module; real pyprecice runs
 under TIDELINK_PYPRECICE_PYTHON when it is set, and `--also` adds other builds of the module.
+`--mixed` adds the pair of a Python A and a Rust B: its CPU less the Rust pair's is what one
+Python participant adds.
 The engines are interleaved within each repeat (the machine is noisy). Per engine, the table
 gives the median per-window cost over the repeats, the best (least disturbed) one, and the
 median CPU cost; then the ratios to the Rust pair: the median of the ratios within a repeat,
 the ratio of the bests, and the median of the CPU ratios.
 
 The row `floor` is what a Python pair would cost with a binding that costs nothing: the Rust
-pair plus what the two scripts cost between their hand-offs on a `precice` whose calls do
-nothing (window_floor.py: a stub pair handing a byte back and forth at each advance, less the
-same pair without the script), timed in the same repeat.
+pair (median, best) plus the CPU time the two scripts take between their hand-offs on a
+`precice` whose calls do nothing (window_floor.py: a stub pair handing a byte back and forth at
+each advance, less the same pair without the script; the median over the repeats).
 """
 
 import argparse
@@ -144,6 +146,7 @@ def main():
     ap.add_argument("--also", action="append", default=[], metavar="LABEL=DIR",
                     help="one more Python engine: window_loop.py with DIR first on PYTHONPATH "
                          "(another build of tidelink_precice, e.g. an older one)")
+    ap.add_argument("--mixed", action="store_true", help="also a pair of a Python A and a Rust B")
     args = ap.parse_args()
 
     script = os.path.join(HERE, "window_loop.py")
@@ -152,6 +155,9 @@ def main():
         "rust": lambda name, cfg: [rust, name, cfg],
         "python": lambda name, cfg: [sys.executable, script, name, cfg],
     }
+    if args.mixed:
+        engines["python A, rust B"] = lambda name, cfg: (
+            [sys.executable, script, name, cfg] if name == "A" else [rust, name, cfg])
     for spec in args.also:
         label, folder = spec.split("=", 1)
         engines[label] = (lambda folder: lambda name, cfg: [
@@ -174,7 +180,7 @@ def main():
         xml = config(scheme, windows)
         wall = {e: [] for e in engines}
         cpu = {e: [] for e in engines}
-        scripts = []
+        stubs, handoffs = [], []
         counts = None
         for _ in range(args.repeats):
             for engine, argv_of in engines.items():
@@ -188,20 +194,30 @@ def main():
             # What the two scripts cost between the hand-offs, on calls that do nothing: a stub
             # pair with the script less the same pair without it.
             iterations = counts[1] // counts[0]
-            stub = run_floor(counts[0], iterations, vertices, "--pair")
-            handoffs = run_floor(counts[0], iterations, vertices, "--pair", "--bare")
-            scripts.append((stub[0] - handoffs[0], stub[1] - handoffs[1]))
-        # The floor: the Rust pair plus the scripts, in the same repeat.
-        wall["floor"] = [r + s[0] for r, s in zip(wall["rust"], scripts)]
-        cpu["floor"] = [r + s[1] for r, s in zip(cpu["rust"], scripts)]
+            stubs.append(run_floor(counts[0], iterations, vertices, "--pair"))
+            handoffs.append(run_floor(counts[0], iterations, vertices, "--pair", "--bare"))
         for engine in wall:
             ratios = [e / r for e, r in zip(wall[engine], wall["rust"])]
             cpu_ratios = [e / r for e, r in zip(cpu[engine], cpu["rust"])]
-            print(f"| {scheme} | {vertices} | {counts[0]} ({counts[1]}) | {engine} "
-                  f"| {statistics.median(wall[engine]) * 1e6:.1f} | {min(wall[engine]) * 1e6:.1f} "
-                  f"| {statistics.median(cpu[engine]) * 1e6:.1f} "
-                  f"| {statistics.median(ratios):.2f} | {min(wall[engine]) / min(wall['rust']):.2f} "
-                  f"| {statistics.median(cpu_ratios):.2f} |", flush=True)
+            row(scheme, vertices, counts, engine, statistics.median(wall[engine]), min(wall[engine]),
+                statistics.median(cpu[engine]), statistics.median(ratios),
+                min(wall[engine]) / min(wall["rust"]), statistics.median(cpu_ratios))
+        # The floor: the Rust pair plus the CPU time of the two scripts between hand-offs (the
+        # stub pair's less its bare hand-offs'), which lies on a serial pair's critical path.
+        # CPU times, not wall times: the difference of two short wall times on a shared machine
+        # is mostly noise (it comes out negative), the CPU times' is stable.
+        scripts = statistics.median(s[1] - h[1] for s, h in zip(stubs, handoffs))
+        floor = statistics.median(wall["rust"]) + scripts
+        floor_best = min(wall["rust"]) + scripts
+        floor_cpu = statistics.median(cpu["rust"]) + scripts
+        row(scheme, vertices, counts, "floor", floor, floor_best, floor_cpu, floor / statistics.median(wall["rust"]),
+            floor_best / min(wall["rust"]), floor_cpu / statistics.median(cpu["rust"]))
+
+
+def row(scheme, vertices, counts, engine, wall, best, cpu, ratio, best_ratio, cpu_ratio):
+    """One line of the table (times in seconds per window)."""
+    print(f"| {scheme} | {vertices} | {counts[0]} ({counts[1]}) | {engine} | {wall * 1e6:.1f} | {best * 1e6:.1f} "
+          f"| {cpu * 1e6:.1f} | {ratio:.2f} | {best_ratio:.2f} | {cpu_ratio:.2f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -176,7 +176,6 @@ impl Participant {
     ) -> PyResult<Self> {
         let name = text(solver_name)?;
         let config = PathBuf::from(text(configuration_file_name)?);
-        let name = name.to_string();
         let communicator = match communicator {
             Some(c) if c.is_truthy()? => Some(c),
             _ => None,
@@ -189,7 +188,7 @@ impl Participant {
         let watch = SignalWatch::default();
         let mut settings = Settings::from_env().map_err(|e| to_py(py, e))?;
         settings.interrupt = Some(watch.hook());
-        let inner = NativeParticipant::with_settings(&name, &config, settings).map_err(|e| to_py(py, e))?;
+        let inner = NativeParticipant::with_settings(name, &config, settings).map_err(|e| to_py(py, e))?;
         Ok(Participant { inner, watch, data_dims_cache: Vec::new() })
     }
 

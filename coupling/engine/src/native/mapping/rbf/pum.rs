@@ -8,11 +8,12 @@
 use super::basis::Basis;
 use super::clustering::{cluster, MAX_CANDIDATES};
 use super::index::PointIndex;
-use super::system::{consistent_operator, Point};
+use super::system::{consistent_operator, Point, Singular};
 use super::{singular, PumParams, Setup};
 use crate::native::mapping::Mapping;
 use crate::{CouplingError, Result};
 use nalgebra::DMatrix;
+use rayon::prelude::*;
 
 /// Total operator entries over all clusters beyond which construction is refused (4 GB).
 const MAX_ENTRIES: usize = 500_000_000;
@@ -130,21 +131,47 @@ pub fn build_pum(s: &Setup, src: &[Point], dst: &[Point], p: PumParams) -> Resul
             &dst[k][..dim]
         )));
     }
-    for ((c, inputs, outputs), w) in members.into_iter().zip(raw) {
-        let xs: Vec<Point> = inputs.iter().map(|&i| src[i]).collect();
-        let ys: Vec<Point> = outputs.iter().map(|&k| dst[k]).collect();
-        let mut op = consistent_operator(&s.basis, &xs, &ys, &s.active, s.polynomial).map_err(|_| {
-            let base = singular(&s.what);
-            CouplingError::config(format!("{} (in the cluster centred at {:?})", base, &c[..dim]))
-        })?;
-        for (row, (&k, &wk)) in outputs.iter().zip(&w).enumerate() {
-            // On the rims of all its clusters at once a vertex gets equal weights.
-            let nw = if sum[k] > 0.0 { wk / sum[k] } else { 1.0 / count[k] as f64 };
-            op.row_mut(row).scale_mut(nw);
-        }
-        pum.clusters.push(Cluster { inputs, outputs, op });
-    }
+    // The clusters' operators are independent: they are formed on all cores, and the first
+    // singular cluster in centre order is the one reported.
+    let clusters: Vec<Result<Cluster>> = members
+        .into_par_iter()
+        .zip(raw)
+        .map(|((c, inputs, outputs), w)| {
+            let weights: Vec<f64> = outputs
+                .iter()
+                .zip(&w)
+                // On the rims of all its clusters at once a vertex gets equal weights.
+                .map(|(&k, &wk)| if sum[k] > 0.0 { wk / sum[k] } else { 1.0 / count[k] as f64 })
+                .collect();
+            cluster_operator(s, src, dst, &inputs, &outputs, &weights)
+                .map(|op| Cluster { inputs, outputs, op })
+                .map_err(|_| {
+                    let base = singular(&s.what);
+                    CouplingError::config(format!("{} (in the cluster centred at {:?})", base, &c[..dim]))
+                })
+        })
+        .collect();
+    pum.clusters = clusters.into_iter().collect::<Result<_>>()?;
     Ok(pum)
+}
+
+/// One cluster's weighted operator: the local consistent operator from its `inputs` to its
+/// `outputs`, each row scaled by that output's normalised weight.
+fn cluster_operator(
+    s: &Setup,
+    src: &[Point],
+    dst: &[Point],
+    inputs: &[usize],
+    outputs: &[usize],
+    weights: &[f64],
+) -> std::result::Result<DMatrix<f64>, Singular> {
+    let xs: Vec<Point> = inputs.iter().map(|&i| src[i]).collect();
+    let ys: Vec<Point> = outputs.iter().map(|&k| dst[k]).collect();
+    let mut op = consistent_operator(&s.basis, &xs, &ys, &s.active, s.polynomial)?;
+    for (row, &w) in weights.iter().enumerate() {
+        op.row_mut(row).scale_mut(w);
+    }
+    Ok(op)
 }
 
 impl Mapping for Pum {

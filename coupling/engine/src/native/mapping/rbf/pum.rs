@@ -4,6 +4,8 @@
 //! the clusters containing it with weights `w_c(y) = φ_C2(|y - centre_c| / radius)` normalised
 //! to sum to one (Wendland C2 weights). Cost: about n / vertices-per-cluster clusters of fixed
 //! size, so construction and application are O(n) (plus O(n log n) for the spatial index).
+//! Each cluster's operator is formed once, at construction, on all cores; an application is
+//! then one small dense product per cluster.
 
 use super::basis::Basis;
 use super::clustering::{cluster, Clustering, Indexed, MAX_CANDIDATES};

@@ -49,6 +49,8 @@ const MAP: &[Entry] = &[
             "thiserror",
             "log",
             "nalgebra",
+            // The RBF mappings' dense factorisations and solves (blocked, vectorised).
+            "faer",
             // The mappings' spatial searches (R*-trees) and their parallel loops.
             "rstar",
             "rayon",

@@ -5,7 +5,9 @@ that does no work, as a pyprecice participant (the same calls in the same order)
 
 `TL_VERTICES` vertices (environment, default 1) on a line; every step writes Out = ½·In + 1
 with numpy (one vectorised operation, as a solver would). Prints one line
-`windows=<n> iterations=<m> seconds=<s>` (the time from after initialize to before finalize).
+`windows=<n> iterations=<m> seconds=<s> cpu=<s>` (the time from after initialize to before
+finalize, and the CPU time the thread ran meanwhile, from Linux's /proc/thread-self/schedstat as
+the Rust twin reads it; nan elsewhere).
 """
 
 import os
@@ -16,6 +18,15 @@ import numpy as np
 import precice
 
 NAMES = {"A": ("A-Mesh", "AToB", "BToA"), "B": ("B-Mesh", "BToA", "AToB")}
+
+
+def cpu_seconds():
+    """The CPU time this thread has run, in seconds; NaN where Linux's schedstat is missing."""
+    try:
+        with open("/proc/thread-self/schedstat") as f:
+            return int(f.read().split()[0]) * 1e-9
+    except (OSError, ValueError, IndexError):
+        return float("nan")
 
 
 def main():
@@ -32,7 +43,7 @@ def main():
     if p.requires_initial_data():
         p.write_data(mesh, write, ids, values)
     p.initialize()
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), cpu_seconds()
     windows = iterations = 0
     while p.is_coupling_ongoing():
         p.requires_writing_checkpoint()
@@ -44,9 +55,9 @@ def main():
         p.requires_reading_checkpoint()
         if p.is_time_window_complete():
             windows += 1
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu_start
     p.finalize()
-    print(f"windows={windows} iterations={iterations} seconds={seconds!r}", flush=True)
+    print(f"windows={windows} iterations={iterations} seconds={seconds!r} cpu={cpu!r}", flush=True)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@
 
 mod arrays;
 mod errors;
+#[cfg(feature = "bench-floor")]
+mod floor;
 mod interrupt;
 mod participant;
 
@@ -30,6 +32,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // print them; RUST_LOG=info shows the connection steps.
     let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).try_init();
     m.add_class::<participant::Participant>()?;
+    #[cfg(feature = "bench-floor")]
+    m.add_class::<floor::Floor>()?;
     m.add_function(wrap_pyfunction!(get_version_information, m)?)?;
     m.add("CouplingError", m.py().get_type::<errors::CouplingError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -3,27 +3,32 @@
 //! engine's call; the calls that wait for partners release the interpreter and can be stopped
 //! with Ctrl-C.
 
-use crate::arrays::{array, check_array_like, floats, shape, vertex_ids as ids_of};
+use crate::arrays::{array, check_array_like, floats, vertex_ids as ids_of, Values};
 use crate::errors::to_py;
 use crate::interrupt::SignalWatch;
 use pyo3::exceptions::{PyAssertionError, PyTypeError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
 use std::path::PathBuf;
 use tidelink_coupling::native::{Element, NativeParticipant, Settings};
 use tidelink_coupling::{Coupling, CouplingData, CouplingError as EngineError, ErrorKind};
 
-/// A name argument as pyprecice's `convert` takes it: `str` or UTF-8 `bytes`.
-fn text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
-    if let Ok(s) = obj.extract::<String>() {
-        return Ok(s);
-    }
-    if let Ok(b) = obj.extract::<Vec<u8>>() {
-        if obj.is_instance_of::<pyo3::types::PyBytes>() {
-            return String::from_utf8(b).map_err(|_| PyTypeError::new_err("Could not convert."));
-        }
-    }
-    Err(PyTypeError::new_err("Could not convert."))
+/// A name argument as pyprecice's `convert` takes it: `str` or UTF-8 `bytes`, read in place
+/// (a `str`'s UTF-8 form is the object's own, kept by Python; no copy per call).
+fn text<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
+    let converted = if let Ok(s) = obj.cast::<PyString>() {
+        s.to_str().ok()
+    } else if let Ok(b) = obj.cast::<PyBytes>() {
+        std::str::from_utf8(b.as_bytes()).ok()
+    } else {
+        None
+    };
+    converted.ok_or_else(|| PyTypeError::new_err("Could not convert."))
 }
+
+/// The most (mesh, data) pairs whose component counts a participant keeps at hand: more than
+/// any configuration uses per participant; past it the engine is asked each time.
+const DATA_DIMS_CACHED: usize = 64;
 
 fn assertion(message: String) -> PyErr {
     PyAssertionError::new_err(message)
@@ -75,6 +80,10 @@ fn check_process(rank: i64, size: i64, communicator: Option<&Bound<'_, PyAny>>) 
 pub(crate) struct Participant {
     inner: NativeParticipant,
     watch: SignalWatch,
+    /// The components of the data `read_data` and `write_data` used so far, by (mesh, data)
+    /// name: fixed by the configuration, and a string compare is cheaper than the engine's
+    /// keyed lookup.
+    data_dims_cache: Vec<(Box<str>, Box<str>, usize)>,
 }
 
 impl Participant {
@@ -98,6 +107,18 @@ impl Participant {
 
     fn data_dims(&self, py: Python<'_>, mesh: &str, data: &str) -> PyResult<usize> {
         self.inner.get_data_dimensions(mesh, data).map_err(|e| to_py(py, e))
+    }
+
+    /// `data_dims` through the cache of the data calls.
+    fn cached_data_dims(&mut self, py: Python<'_>, mesh: &str, data: &str) -> PyResult<usize> {
+        if let Some(&(_, _, d)) = self.data_dims_cache.iter().find(|(m, n, _)| **m == *mesh && **n == *data) {
+            return Ok(d);
+        }
+        let d = self.data_dims(py, mesh, data)?;
+        if self.data_dims_cache.len() < DATA_DIMS_CACHED {
+            self.data_dims_cache.push((mesh.into(), data.into(), d));
+        }
+        Ok(d)
     }
 
     /// The `set_mesh_<elements>` calls: an [N x arity] array of vertex ids, pyprecice's checks.
@@ -129,12 +150,12 @@ impl Participant {
             }
         }
         let ids = ids_of(&a)?;
-        self.inner.set_mesh_elements(&mesh, kind, &ids).map_err(|e| to_py(py, e))
+        self.inner.set_mesh_elements(mesh, kind, ids.as_slice()?).map_err(|e| to_py(py, e))
     }
 
     fn element(&mut self, py: Python<'_>, mesh: &Bound<'_, PyAny>, ids: &[i32], kind: Element) -> PyResult<()> {
         let mesh = text(mesh)?;
-        self.inner.set_mesh_element(&mesh, kind, ids).map_err(|e| to_py(py, e))
+        self.inner.set_mesh_element(mesh, kind, ids).map_err(|e| to_py(py, e))
     }
 }
 
@@ -167,8 +188,8 @@ impl Participant {
         let watch = SignalWatch::default();
         let mut settings = Settings::from_env().map_err(|e| to_py(py, e))?;
         settings.interrupt = Some(watch.hook());
-        let inner = NativeParticipant::with_settings(&name, &config, settings).map_err(|e| to_py(py, e))?;
-        Ok(Participant { inner, watch })
+        let inner = NativeParticipant::with_settings(name, &config, settings).map_err(|e| to_py(py, e))?;
+        Ok(Participant { inner, watch, data_dims_cache: Vec::new() })
     }
 
     /// Connects to the partners, exchanges meshes and initial data (waits for the partners).
@@ -193,7 +214,7 @@ impl Participant {
 
     /// The spatial dimension (2 or 3) of mesh `mesh_name`.
     fn get_mesh_dimensions(&self, py: Python<'_>, mesh_name: &Bound<'_, PyAny>) -> PyResult<usize> {
-        self.dims(py, &text(mesh_name)?)
+        self.dims(py, text(mesh_name)?)
     }
 
     /// The components of data `data_name` on mesh `mesh_name` (1 for scalar data).
@@ -203,7 +224,7 @@ impl Participant {
         mesh_name: &Bound<'_, PyAny>,
         data_name: &Bound<'_, PyAny>,
     ) -> PyResult<usize> {
-        self.data_dims(py, &text(mesh_name)?, &text(data_name)?)
+        self.data_dims(py, text(mesh_name)?, text(data_name)?)
     }
 
     /// False once the coupling has reached its end.
@@ -239,7 +260,7 @@ impl Participant {
     /// True when the mappings need the elements of mesh `mesh_name` (never with the native
     /// engine's nearest-neighbor mappings).
     fn requires_mesh_connectivity_for(&self, py: Python<'_>, mesh_name: &Bound<'_, PyAny>) -> PyResult<bool> {
-        self.inner.requires_mesh_connectivity_for(&text(mesh_name)?).map_err(|e| to_py(py, e))
+        self.inner.requires_mesh_connectivity_for(text(mesh_name)?).map_err(|e| to_py(py, e))
     }
 
     /// Creates one vertex at `position` (D coordinates); returns its id.
@@ -252,21 +273,21 @@ impl Participant {
         let mesh = text(mesh_name)?;
         check_array_like(position, "position", "set_mesh_vertex")?;
         let p = floats(position)?;
-        let n = p.len()?;
+        let n = p.py_len()?;
         if n > 0 {
-            let d = self.dims(py, &mesh)?;
+            let d = self.dims(py, mesh)?;
             if n != d {
                 return Err(assertion(format!("Dimensions of vertex coordinate in set_mesh_vertex does not match with dimensions in problem definition. Provided dimensions: {n}, expected dimensions: {d}")));
             }
         }
         let mut id = [0];
-        self.inner.set_mesh_vertices(&mesh, p.as_slice()?, &mut id).map_err(|e| to_py(py, e))?;
+        self.inner.set_mesh_vertices(mesh, p.as_slice()?, &mut id).map_err(|e| to_py(py, e))?;
         Ok(id[0])
     }
 
     /// The number of vertices of mesh `mesh_name`.
     fn get_mesh_vertex_size(&self, py: Python<'_>, mesh_name: &Bound<'_, PyAny>) -> PyResult<usize> {
-        self.inner.get_mesh_vertex_size(&text(mesh_name)?).map_err(|e| to_py(py, e))
+        self.inner.get_mesh_vertex_size(text(mesh_name)?).map_err(|e| to_py(py, e))
     }
 
     /// Creates vertices at `positions` ([N x D]); returns their ids (int32, shape (N,)).
@@ -279,14 +300,14 @@ impl Participant {
         let mesh = text(mesh_name)?;
         check_array_like(positions, "positions", "set_mesh_vertices")?;
         let p = floats(positions)?;
-        let sh = shape(&p);
+        let sh = p.shape();
         let size = if sh.first().copied().unwrap_or(0) > 0 {
             if sh.len() != 2 {
                 return Err(pyo3::exceptions::PyValueError::new_err(format!(
                     "positions must be a [N x D] array, but it has shape {sh:?}"
                 )));
             }
-            let d = self.dims(py, &mesh)?;
+            let d = self.dims(py, mesh)?;
             if sh[1] != d {
                 return Err(assertion(format!("Dimensions of vertex coordinates in set_mesh_vertices does not match with dimensions in problem definition. Provided dimensions: {}, expected dimensions: {d}", sh[1])));
             }
@@ -295,7 +316,7 @@ impl Participant {
             0
         };
         let mut ids = vec![-1; size];
-        self.inner.set_mesh_vertices(&mesh, p.as_slice()?, &mut ids).map_err(|e| to_py(py, e))?;
+        self.inner.set_mesh_vertices(mesh, p.as_slice()?, &mut ids).map_err(|e| to_py(py, e))?;
         array(py, ids, &[size])
     }
 
@@ -372,7 +393,7 @@ impl Participant {
 
     /// Remeshing: refused by the native engine (experimental in preCICE).
     fn reset_mesh(&mut self, py: Python<'_>, mesh_name: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.inner.reset_mesh(&text(mesh_name)?).map_err(|e| to_py(py, e))
+        self.inner.reset_mesh(text(mesh_name)?).map_err(|e| to_py(py, e))
     }
 
     /// Writes `values` ([N] for scalar data, [N x D] for vector data) at `vertex_ids`.
@@ -388,16 +409,16 @@ impl Participant {
         check_array_like(vertex_ids, "vertex_ids", "write_data")?;
         check_array_like(values, "values", "write_data")?;
         let v = floats(values)?;
-        let sh = shape(&v);
+        let sh = v.shape();
         let size = if sh.first().copied().unwrap_or(0) == 0 {
             0
-        } else if self.data_dims(py, &mesh, &data)? == 1 {
-            v.len()?
+        } else if self.cached_data_dims(py, mesh, data)? == 1 {
+            v.py_len()?
         } else {
             if sh.len() != 2 {
                 return Err(assertion("Vector valued data has to be provided as a numpy array of shape [N x D] where N = number of vertices and D = number of dimensions.".into()));
             }
-            let d = self.data_dims(py, &mesh, &data)?;
+            let d = self.cached_data_dims(py, mesh, data)?;
             if sh[1] != d {
                 return Err(assertion(format!("Dimensions of vector data in write_data do not match with dimensions in problem definition. Provided dimensions: {}, expected dimensions: {d}", sh[1])));
             }
@@ -407,7 +428,7 @@ impl Participant {
         if ids.len() != size {
             return Err(assertion(format!("Vertex IDs are of incorrect length in write_data. Check length of vertex ids input. Provided size: {}, expected size: {size}", ids.len())));
         }
-        self.inner.write_data(&mesh, &data, &ids, v.as_slice()?).map_err(|e| to_py(py, e))
+        self.inner.write_data(mesh, data, ids.as_slice()?, v.as_slice()?).map_err(|e| to_py(py, e))
     }
 
     /// Reads data at `vertex_ids`, `relative_read_time` after the current time: an array of
@@ -423,14 +444,11 @@ impl Participant {
         let (mesh, data) = (text(mesh_name)?, text(data_name)?);
         check_array_like(vertex_ids, "vertex_ids", "read_data")?;
         let ids = ids_of(vertex_ids)?;
-        let d = self.data_dims(py, &mesh, &data)?;
-        let mut values = vec![0.0; ids.len() * d];
-        self.inner.read_data(&mesh, &data, &ids, relative_read_time, &mut values).map_err(|e| to_py(py, e))?;
-        if ids.is_empty() || d == 1 {
-            array(py, values, &[ids.len() * d])
-        } else {
-            array(py, values, &[ids.len(), d])
-        }
+        let d = self.cached_data_dims(py, mesh, data)?;
+        let mut values = Values::zeros(py, ids.len(), d)?;
+        let out = values.as_mut_slice()?;
+        self.inner.read_data(mesh, data, ids.as_slice()?, relative_read_time, out).map_err(|e| to_py(py, e))?;
+        Ok(values.into_any())
     }
 
     /// Just-in-time mapping: refused by the native engine (it needs an api-access mesh).
@@ -446,7 +464,7 @@ impl Participant {
         check_array_like(values, "values", "write_and_map_data")?;
         let (c, v) = (floats(coordinates)?, floats(values)?);
         self.inner
-            .write_and_map_data(&text(mesh_name)?, &text(data_name)?, c.as_slice()?, v.as_slice()?)
+            .write_and_map_data(text(mesh_name)?, text(data_name)?, c.as_slice()?, v.as_slice()?)
             .map_err(|e| to_py(py, e))
     }
 
@@ -463,7 +481,7 @@ impl Participant {
         let c = floats(coordinates)?;
         let v = self
             .inner
-            .map_and_read_data(&text(mesh_name)?, &text(data_name)?, c.as_slice()?, relative_read_time)
+            .map_and_read_data(text(mesh_name)?, text(data_name)?, c.as_slice()?, relative_read_time)
             .map_err(|e| to_py(py, e))?;
         let n = v.len();
         array(py, v, &[n])
@@ -484,7 +502,7 @@ impl Participant {
         check_array_like(vertex_ids, "vertex_ids", "write_gradient_data")?;
         check_array_like(gradients, "gradients", "write_gradient_data")?;
         let g = floats(gradients)?;
-        let sh = shape(&g);
+        let sh = g.shape();
         let size = if sh.first().copied().unwrap_or(0) == 0 {
             0
         } else {
@@ -497,23 +515,23 @@ impl Participant {
                 };
                 return Err(pyo3::exceptions::PyValueError::new_err(msg));
             }
-            let expected = self.dims(py, &mesh)? * self.data_dims(py, &mesh, &data)?;
+            let expected = self.dims(py, mesh)? * self.data_dims(py, mesh, data)?;
             if sh[1] != expected {
                 return Err(assertion(format!("Dimensions of vector data in write_gradient_data does not match with dimensions in problem definition. Provided dimensions: {}, expected dimensions: {expected}", sh[1])));
             }
             sh[0]
         };
         let ids = ids_of(vertex_ids)?;
-        let expected = size * self.dims(py, &mesh)? * self.data_dims(py, &mesh, &data)?;
+        let expected = size * self.dims(py, mesh)? * self.data_dims(py, mesh, data)?;
         // pyprecice compares the flattened size.
-        let flat = g.as_array().len();
+        let flat: usize = sh.iter().product();
         if flat != expected {
             return Err(assertion(format!("Dimension of gradient data provided in write_gradient_data does not match problem definition. Check length of input data provided. Provided size: {flat}, expected size: {expected}")));
         }
         if ids.len() != size {
             return Err(assertion(format!("Vertex IDs are of incorrect length in write_gradient_data. Check length of vertex ids input. Provided size: {}, expected size: {size}", ids.len())));
         }
-        self.inner.write_gradient_data(&mesh, &data, &ids, g.as_slice()?).map_err(|e| to_py(py, e))
+        self.inner.write_gradient_data(mesh, data, ids.as_slice()?, g.as_slice()?).map_err(|e| to_py(py, e))
     }
 
     /// True when this participant writes `data_name` on `mesh_name` and a
@@ -524,7 +542,7 @@ impl Participant {
         mesh_name: &Bound<'_, PyAny>,
         data_name: &Bound<'_, PyAny>,
     ) -> PyResult<bool> {
-        self.inner.requires_gradient_data_for(&text(mesh_name)?, &text(data_name)?).map_err(|e| to_py(py, e))
+        self.inner.requires_gradient_data_for(text(mesh_name)?, text(data_name)?).map_err(|e| to_py(py, e))
     }
 
     /// Direct access: refused by the native engine (it needs an api-access mesh).
@@ -537,13 +555,13 @@ impl Participant {
         let mesh = text(mesh_name)?;
         check_array_like(bounding_box, "bounding_box", "set_mesh_access_region")?;
         let b = floats(bounding_box)?;
-        if b.len()? == 0 {
+        if b.py_len()? == 0 {
             return Err(assertion("Bounding box cannot be empty.".into()));
         }
-        if b.len()? != 2 * self.dims(py, &mesh)? {
+        if b.py_len()? != 2 * self.dims(py, mesh)? {
             return Err(assertion("Dimensions of bounding box in set_mesh_access_region does not match with dimensions in problem definition.".into()));
         }
-        self.inner.set_mesh_access_region(&mesh, b.as_slice()?).map_err(|e| to_py(py, e))
+        self.inner.set_mesh_access_region(mesh, b.as_slice()?).map_err(|e| to_py(py, e))
     }
 
     /// Direct access: refused by the native engine (it needs an api-access mesh).
@@ -553,15 +571,15 @@ impl Participant {
         mesh_name: &Bound<'py, PyAny>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let mesh = text(mesh_name)?;
-        let (ids, coords) = self.inner.get_mesh_vertex_ids_and_coordinates(&mesh).map_err(|e| to_py(py, e))?;
-        let d = self.dims(py, &mesh)?;
+        let (ids, coords) = self.inner.get_mesh_vertex_ids_and_coordinates(mesh).map_err(|e| to_py(py, e))?;
+        let d = self.dims(py, mesh)?;
         let n = ids.len();
         Ok((array(py, ids, &[n])?, array(py, coords, &[n, d])?))
     }
 
     /// Opens a user profiling section (no `/` in `event_name`).
     fn start_profiling_section(&mut self, py: Python<'_>, event_name: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.inner.start_profiling_section(&text(event_name)?).map_err(|e| to_py(py, e))
+        self.inner.start_profiling_section(text(event_name)?).map_err(|e| to_py(py, e))
     }
 
     /// Closes the innermost user profiling section.

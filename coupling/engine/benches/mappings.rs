@@ -22,7 +22,8 @@
 //!
 //! `cargo bench -p tidelink-coupling --features precice --bench mappings` (without the feature
 //! the libprecice half is skipped). `TL_BENCH_ROUNDS` (default 3) sets the rounds,
-//! `TL_BENCH_ONLY=<method>` runs one method.
+//! `TL_BENCH_ONLY=<method>` runs one method, `TL_BENCH_GRIDS=<n,n,...>` only those grid sizes
+//! (e.g. `316` or `46` for the 10⁵ meshes).
 
 use std::path::Path;
 use std::time::Instant;
@@ -388,7 +389,14 @@ fn main() {
     let only = std::env::var("TL_BENCH_ONLY").ok();
     let methods: Vec<Method> = methods().into_iter().filter(|m| only.as_ref().is_none_or(|o| o == m.name)).collect();
     let single = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a one-thread pool");
-    let cases: Vec<(&Method, usize)> = methods.iter().flat_map(|m| m.sizes.iter().map(move |&n| (m, n))).collect();
+    let grids: Option<Vec<usize>> = std::env::var("TL_BENCH_GRIDS")
+        .ok()
+        .map(|g| g.split(',').map(|n| n.trim().parse().expect("TL_BENCH_GRIDS: grid sizes such as 316,100")).collect());
+    let cases: Vec<(&Method, usize)> = methods
+        .iter()
+        .flat_map(|m| m.sizes.iter().map(move |&n| (m, n)))
+        .filter(|(_, n)| grids.as_ref().is_none_or(|g| g.contains(n)))
+        .collect();
     type Samples = [Vec<f64>; 6];
     let mut samples: Vec<Samples> = cases.iter().map(|_| Default::default()).collect();
     for round in 1..=rounds {

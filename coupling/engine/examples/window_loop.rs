@@ -10,8 +10,10 @@
 //! Participant `A` provides `A-Mesh`, `B` provides `B-Mesh`, each with `TL_VERTICES` vertices
 //! (environment, default 1) on a line, in the mesh's dimension. Every step writes `Out` = ½·`In` + 1 (read at the end of
 //! the step) on its mesh; implicit windows restore nothing (the solver has no state). Prints
-//! one line `windows=<n> iterations=<m> seconds=<s>`: the windows completed, the advances that
-//! ended an iteration, and the time from after `initialize` to before `finalize`.
+//! one line `windows=<n> iterations=<m> seconds=<s> cpu=<s>`: the windows completed, the
+//! advances that ended an iteration, the time from after `initialize` to before `finalize`, and
+//! the CPU time its thread spent meanwhile (Linux's /proc/thread-self/schedstat; `cpu=nan`
+//! elsewhere), as the Python twin measures it.
 
 use std::time::Instant;
 use tidelink_coupling::{self as coupling, Backend, Coupling, CouplingError};
@@ -25,8 +27,22 @@ fn names(participant: &str) -> Result<(String, &'static str, &'static str), Stri
     }
 }
 
-/// Runs the loop; returns (windows, iterations, seconds).
-fn run(participant: &str, config: &std::path::Path, backend: Backend, n: usize) -> Result<(u64, u64, f64), String> {
+/// Runs the loop; returns (windows, iterations, seconds, CPU seconds).
+/// The CPU time this thread has run, in seconds (the first field of Linux's
+/// /proc/thread-self/schedstat, in ns); NaN where there is no such file.
+fn cpu_seconds() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|ns| ns.parse::<f64>().ok()))
+        .map_or(f64::NAN, |ns| ns * 1e-9)
+}
+
+fn run(
+    participant: &str,
+    config: &std::path::Path,
+    backend: Backend,
+    n: usize,
+) -> Result<(u64, u64, f64, f64), String> {
     let (mesh, write, read) = names(participant)?;
     let err = |e: CouplingError| e.to_string();
     let settings = coupling::native::Settings::from_env().map_err(err)?;
@@ -42,7 +58,7 @@ fn run(participant: &str, config: &std::path::Path, backend: Backend, n: usize) 
         c.write_data(&mesh, write, &ids, &values).map_err(err)?;
     }
     c.initialize().map_err(err)?;
-    let start = Instant::now();
+    let (start, cpu_start) = (Instant::now(), cpu_seconds());
     let (mut windows, mut iterations) = (0u64, 0u64);
     while c.is_coupling_ongoing().map_err(err)? {
         c.requires_writing_checkpoint().map_err(err)?;
@@ -59,9 +75,9 @@ fn run(participant: &str, config: &std::path::Path, backend: Backend, n: usize) 
             windows += 1;
         }
     }
-    let seconds = start.elapsed().as_secs_f64();
+    let (seconds, cpu) = (start.elapsed().as_secs_f64(), cpu_seconds() - cpu_start);
     c.finalize().map_err(err)?;
-    Ok((windows, iterations, seconds))
+    Ok((windows, iterations, seconds, cpu))
 }
 
 fn main() {
@@ -82,7 +98,9 @@ fn main() {
         (Ok(backend), v) => run(participant, std::path::Path::new(config), backend, v.map_or(1, |v| v.unwrap_or(1))),
     };
     match outcome {
-        Ok((windows, iterations, seconds)) => println!("windows={windows} iterations={iterations} seconds={seconds}"),
+        Ok((windows, iterations, seconds, cpu)) => {
+            println!("windows={windows} iterations={iterations} seconds={seconds} cpu={cpu}")
+        }
         Err(e) => {
             eprintln!("window_loop: {e}");
             std::process::exit(1);

@@ -20,12 +20,21 @@ pub(super) struct Stepper {
     pub(super) time_step: f64,
     before_step: Vec<StepHook>,
     after_step: Vec<StepHook>,
+    /// The time of the last Jacobian verification logged (a report is logged once).
+    last_verify_time: Option<f64>,
 }
 
 impl Stepper {
     /// `system` advanced by `integrator` in steps of at most `time_step`, no callbacks yet.
     pub(super) fn new(system: MultibodySystem, integrator: Box<dyn Integrator>, time_step: f64) -> Self {
-        Stepper { system, integrator, time_step, before_step: Vec::new(), after_step: Vec::new() }
+        Stepper {
+            system,
+            integrator,
+            time_step,
+            before_step: Vec::new(),
+            after_step: Vec::new(),
+            last_verify_time: None,
+        }
     }
 
     /// Runs `hook` before every step (`after: false`) or after it.
@@ -61,6 +70,28 @@ impl Stepper {
         Ok(())
     }
 
+    /// The integrator's Jacobian figures of the step just taken: what the assembly differenced
+    /// (debug), and a new verification report (its headline at info, entries above the solver
+    /// file's `verify_tolerance` as warnings, the rest at debug). The solver crate logs nothing.
+    fn log_jacobians(&mut self) {
+        if let Some(line) = self.integrator.jacobian_stats().and_then(|s| s.summary()) {
+            log::debug!("{line}");
+        }
+        let Some(report) = self.integrator.jacobian_report() else { return };
+        if self.last_verify_time == Some(report.time) {
+            return;
+        }
+        self.last_verify_time = Some(report.time);
+        log::info!("{}", report.headline());
+        for (above, line) in report.lines() {
+            if above {
+                log::warn!("{line}");
+            } else {
+                log::debug!("{line}");
+            }
+        }
+    }
+
     /// Advances the system from `time` by `dt`, the callbacks around the step.
     pub(super) fn step(&mut self, time: f64, dt: f64) -> Result<(), Error> {
         for hook in &mut self.before_step {
@@ -72,6 +103,7 @@ impl Stepper {
             time,
             source: Box::new(source),
         })?;
+        self.log_jacobians();
         for hook in &mut self.after_step {
             hook(&mut self.system, time + dt);
         }

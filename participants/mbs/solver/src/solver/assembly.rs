@@ -311,7 +311,6 @@ impl System<'_> {
             stats.numerical_elements = self.forces.len();
             let d = forward_differences(&sources, bodies, dofs);
             stats.perturbations = d.perturbations;
-            log_stats(&stats);
             return (d.k, d.c, stats, Vec::new());
         }
         let mut stiffness = DMatrix::zeros(n, n);
@@ -364,21 +363,7 @@ impl System<'_> {
                 }
             }
         }
-        log_stats(&stats);
         (stiffness, damping, stats, missing)
-    }
-}
-
-fn log_stats(stats: &JacobianStats) {
-    if stats.perturbations > 0 || stats.compressed > 0 {
-        log::debug!(
-            "Jacobian assembly ({}): {} perturbed force evaluations for {} differenced elements, {} analytical entries compressed, {} numerical entries under analytical ones",
-            stats.policy.name(),
-            stats.perturbations,
-            stats.numerical_elements,
-            stats.compressed,
-            stats.overridden
-        );
     }
 }
 

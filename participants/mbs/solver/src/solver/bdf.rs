@@ -20,6 +20,7 @@ use crate::solver::assembly::{displace, set_velocities, velocities};
 use crate::solver::integrator::{Integrator, Mechanism};
 use crate::solver::jacobian::verify::{verify_due, VerifyReport};
 use crate::solver::jacobian::JacobianOptions;
+use crate::solver::jacobian::JacobianStats;
 use crate::solver::linear::LinearSolverKind;
 use crate::solver::newton::{elements_named, solve_saddle};
 use crate::state::IntegratorHistory;
@@ -51,6 +52,8 @@ pub struct Bdf {
     previous: Option<(f64, DVector<f64>, DVector<f64>)>,
     steps: usize,
     report: Option<VerifyReport>,
+    /// What the last assembly of the Jacobians did.
+    stats: Option<JacobianStats>,
     /// Halvings taken over the run (what the tests of the line search read).
     pub halvings: usize,
 }
@@ -77,6 +80,7 @@ impl Bdf {
             previous: None,
             steps: 0,
             report: None,
+            stats: None,
             halvings: 0,
         }
     }
@@ -152,6 +156,7 @@ impl Integrator for Bdf {
         for _ in 0..self.max_iterations {
             let tb = trial(&v1);
             let asm = sys.assemble_full(&tb, &dofs, added, self.jacobian.policy)?;
+            self.stats = Some(asm.stats);
             let res = residual(&tb, &v1, &mu, &asm.mass);
             let jac = &asm.mass - &asm.damping * bh - &asm.stiffness * (bh * bh);
             let f = -res.r.rows(0, n);
@@ -212,6 +217,9 @@ impl Integrator for Bdf {
         Ok(())
     }
 
+    fn jacobian_stats(&self) -> Option<&JacobianStats> {
+        self.stats.as_ref()
+    }
     fn jacobian_report(&self) -> Option<&VerifyReport> {
         self.report.as_ref()
     }

@@ -13,6 +13,7 @@ use crate::solver::assembly::{displace, set_velocities, velocities, DofMap, Syst
 use crate::solver::integrator::{Integrator, Mechanism};
 use crate::solver::jacobian::verify::{verify_due, VerifyReport};
 use crate::solver::jacobian::JacobianOptions;
+use crate::solver::jacobian::JacobianStats;
 use crate::solver::linear::LinearSolverKind;
 use crate::solver::newton::{elements_named, project_positions, solve_saddle};
 use crate::state::IntegratorHistory;
@@ -31,6 +32,8 @@ pub struct LinearizedImplicitEuler {
     steps: usize,
     /// The last verification of the analytical Jacobians, if one was due.
     report: Option<VerifyReport>,
+    /// What the last assembly of the Jacobians did.
+    stats: Option<JacobianStats>,
 }
 
 impl LinearizedImplicitEuler {
@@ -43,6 +46,7 @@ impl LinearizedImplicitEuler {
             linear_solver: LinearSolverKind::default(),
             steps: 0,
             report: None,
+            stats: None,
         }
     }
 }
@@ -71,6 +75,7 @@ impl Integrator for LinearizedImplicitEuler {
         self.verify_if_due(&sys, bodies, &dofs);
         let added = mech.added_mass;
         let asm = sys.assemble_full(bodies, &dofs, added, self.jacobian.policy)?;
+        self.stats = Some(asm.stats);
         let v0 = velocities(bodies, &dofs);
         let a = &asm.mass - &asm.damping * dt - &asm.stiffness * (dt * dt);
         let f = &asm.mass * &v0 + &asm.forces * dt - &asm.damping * &v0 * dt;
@@ -94,6 +99,9 @@ impl Integrator for LinearizedImplicitEuler {
         Ok(())
     }
 
+    fn jacobian_stats(&self) -> Option<&JacobianStats> {
+        self.stats.as_ref()
+    }
     fn jacobian_report(&self) -> Option<&VerifyReport> {
         self.report.as_ref()
     }

@@ -21,6 +21,7 @@ use crate::solver::assembly::{displace, set_velocities, velocities, DofMap, Syst
 use crate::solver::integrator::{Integrator, Mechanism};
 use crate::solver::jacobian::verify::{verify_due, VerifyReport};
 use crate::solver::jacobian::JacobianOptions;
+use crate::solver::jacobian::JacobianStats;
 use crate::solver::linear::LinearSolverKind;
 use crate::solver::newton::{elements_named, project_velocities, solve_saddle};
 use crate::state::IntegratorHistory;
@@ -51,6 +52,8 @@ pub struct Hht {
     steps: usize,
     /// The last verification of the analytical Jacobians, if one was due.
     report: Option<VerifyReport>,
+    /// What the last assembly of the Jacobians did.
+    stats: Option<JacobianStats>,
     history: IntegratorHistory,
     started: bool,
 }
@@ -67,6 +70,7 @@ impl Default for Hht {
             linear_solver: LinearSolverKind::default(),
             steps: 0,
             report: None,
+            stats: None,
             history: IntegratorHistory::default(),
             started: false,
         }
@@ -185,6 +189,7 @@ impl Integrator for Hht {
         for _ in 0..self.max_iterations {
             let trial = self.trial(&base, &dofs, &a, h);
             let asm = sys.assemble_full(&trial, &dofs, added, self.jacobian.policy)?;
+            self.stats = Some(asm.stats);
             let res = residual(&trial, &a, &l, &asm.mass);
             let jac = &asm.mass - (&asm.stiffness * (beta * h * h) + &asm.damping * (gamma * h)) * (1.0 + alpha);
             let bt = asm.phi_q.transpose() * (1.0 + alpha);
@@ -244,6 +249,9 @@ impl Integrator for Hht {
         Ok(())
     }
 
+    fn jacobian_stats(&self) -> Option<&JacobianStats> {
+        self.stats.as_ref()
+    }
     fn jacobian_report(&self) -> Option<&VerifyReport> {
         self.report.as_ref()
     }

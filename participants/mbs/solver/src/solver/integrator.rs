@@ -12,6 +12,7 @@ use crate::dynamics::joint::JointSet;
 use crate::error::MbsError;
 use crate::solver::assembly::{displace, velocities, DofMap, System};
 use crate::solver::jacobian::verify::VerifyReport;
+use crate::solver::jacobian::JacobianStats;
 use crate::state::IntegratorHistory;
 use nalgebra::UnitQuaternion;
 
@@ -66,6 +67,11 @@ pub trait Integrator: Send {
     /// Whether it can keep joints and force elements (explicit free-body schemes cannot).
     fn handles_constraints(&self) -> bool {
         true
+    }
+    /// What the last assembly of the Jacobians did (perturbations, compressed entries), for
+    /// the caller's debug log; `None` for schemes that assemble none.
+    fn jacobian_stats(&self) -> Option<&JacobianStats> {
+        None
     }
     /// The last verification of the analytical Jacobians (the solver file's
     /// `jacobian.verify`), if the integrator ran one.

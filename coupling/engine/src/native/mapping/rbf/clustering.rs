@@ -49,11 +49,21 @@ fn estimate_radius(src: &[Point], index: &PointIndex, k: usize, lo: &[f64; 3], h
     radii[radii.len() / 2]
 }
 
-/// Clusters the input points `src` for the outputs `dst` (both non-empty). `Err(count)` when the
-/// grid would have more than [`MAX_CANDIDATES`] candidates.
-pub fn cluster(src: &[Point], dst: &[Point], dim: usize, p: &PumParams) -> Result<Clustering, usize> {
-    let in_index = PointIndex::new(src);
-    let out_index = PointIndex::new(dst);
+/// The input points `src` and the outputs `dst` (both non-empty) with their spatial indexes,
+/// which the caller goes on to use for the clusters' members.
+pub struct Indexed<'a> {
+    /// The input vertices.
+    pub src: &'a [Point],
+    /// The index of `src`.
+    pub in_index: &'a PointIndex,
+    /// The index of the output vertices.
+    pub out_index: &'a PointIndex,
+}
+
+/// Clusters the input points for the outputs. `Err(count)` when the grid would have more than
+/// [`MAX_CANDIDATES`] candidates.
+pub fn cluster(pts: &Indexed, dim: usize, p: &PumParams) -> Result<Clustering, usize> {
+    let Indexed { src, in_index, out_index } = *pts;
     let (lo, hi) = bounds(src, dim);
     let len: [f64; 3] = [0, 1, 2].map(|d| hi[d] - lo[d]);
     // Few vertices: a single cluster covering everything.
@@ -63,7 +73,7 @@ pub fn cluster(src: &[Point], dst: &[Point], dim: usize, p: &PumParams) -> Resul
         let centre = [0, 1, 2].map(|d| 0.5 * (lo[d] + hi[d]));
         return Ok(Clustering { radius: 2.0 * radius, centres: vec![centre] });
     }
-    let radius = estimate_radius(src, &in_index, p.vertices_per_cluster, &lo, &hi, dim);
+    let radius = estimate_radius(src, in_index, p.vertices_per_cluster, &lo, &hi, dim);
     // Diagonal neighbours of a grid of this spacing still overlap by the relative overlap.
     let max_spacing = (4.0 / dim as f64).sqrt() * radius * (1.0 - p.relative_overlap);
     let mut n = [1usize; 3];

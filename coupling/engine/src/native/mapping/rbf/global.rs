@@ -3,7 +3,7 @@
 //! evaluation matrix are kept, so a sample costs two triangular solves and one product per
 //! component (O(n²)), and construction is one factorisation (O(n³)), not n solves.
 
-use super::system::{kernel, pinv, poly_matrix, polynomial_axes, Factor, Point};
+use super::system::{kernel, pinv, poly_matrix, polynomial_axes, symmetric_kernel, Factor, Point};
 use super::{singular, Setup};
 use crate::native::mapping::Mapping;
 use crate::{CouplingError, Result};
@@ -45,7 +45,7 @@ pub fn build(s: &Setup, src: &[Point], dst: &[Point]) -> Result<Box<dyn Mapping>
     }
     let empty = DMatrix::zeros(0, 0);
     let mut g = GlobalDirect {
-        factor: Factor::new(empty.clone(), true).map_err(|_| singular(&s.what))?,
+        factor: Factor::new(&empty, true).map_err(|_| singular(&s.what))?,
         a: DMatrix::zeros(m, n),
         q: empty.clone(),
         v: empty.clone(),
@@ -58,11 +58,11 @@ pub fn build(s: &Setup, src: &[Point], dst: &[Point]) -> Result<Box<dyn Mapping>
     if n == 0 || m == 0 {
         return Ok(Box::new(g));
     }
-    let c = kernel(&s.basis, src, src, &s.active);
+    let c = symmetric_kernel(&s.basis, src, &s.active);
     let a = kernel(&s.basis, dst, src, &s.active);
     match s.polynomial {
         Polynomial::Off => {
-            g.factor = Factor::new_large(c, s.basis.is_spd()).map_err(|_| singular(&s.what))?;
+            g.factor = Factor::new(&c, s.basis.is_spd()).map_err(|_| singular(&s.what))?;
             g.a = a;
         }
         Polynomial::Separate => {
@@ -70,7 +70,7 @@ pub fn build(s: &Setup, src: &[Point], dst: &[Point]) -> Result<Box<dyn Mapping>
             g.q = poly_matrix(src, &axes);
             g.v = poly_matrix(dst, &axes);
             g.q_pinv = pinv(&g.q).ok_or_else(|| singular(&s.what))?;
-            g.factor = Factor::new_large(c, s.basis.is_spd()).map_err(|_| singular(&s.what))?;
+            g.factor = Factor::new(&c, s.basis.is_spd()).map_err(|_| singular(&s.what))?;
             g.a = a;
         }
         Polynomial::On => {
@@ -83,7 +83,7 @@ pub fn build(s: &Setup, src: &[Point], dst: &[Point]) -> Result<Box<dyn Mapping>
             k.view_mut((0, 0), (n, n)).copy_from(&c);
             k.view_mut((0, n), (n, p)).copy_from(&q);
             k.view_mut((n, 0), (p, n)).copy_from(&q.transpose());
-            g.factor = Factor::new_large(k, false).map_err(|_| singular(&s.what))?;
+            g.factor = Factor::new(&k, false).map_err(|_| singular(&s.what))?;
             let mut ext = DMatrix::zeros(m, n + p);
             ext.view_mut((0, 0), (m, n)).copy_from(&a);
             ext.view_mut((0, n), (m, p)).copy_from(&poly_matrix(dst, &s.active));

@@ -4,21 +4,27 @@
 //! the clusters containing it with weights `w_c(y) = φ_C2(|y - centre_c| / radius)` normalised
 //! to sum to one (Wendland C2 weights). Cost: about n / vertices-per-cluster clusters of fixed
 //! size, so construction and application are O(n) (plus O(n log n) for the spatial index).
+//! Each cluster's operator is formed once, at construction, on all cores; an application is
+//! then one small dense product per cluster.
 
 use super::basis::Basis;
-use super::clustering::{cluster, MAX_CANDIDATES};
+use super::clustering::{cluster, Clustering, Indexed, MAX_CANDIDATES};
 use super::index::PointIndex;
-use super::system::{consistent_operator, Point};
+use super::system::{consistent_operator, Point, Singular};
 use super::{singular, PumParams, Setup};
 use crate::native::mapping::Mapping;
 use crate::{CouplingError, Result};
 use nalgebra::DMatrix;
+use rayon::prelude::*;
 
 /// Total operator entries over all clusters beyond which construction is refused (4 GB).
 const MAX_ENTRIES: usize = 500_000_000;
 
 /// Largest cluster (its dense system: 3.2 GB at this size).
 const MAX_CLUSTER_INPUTS: usize = 20_000;
+
+/// Clusters up to this size (a dense system of 32 MB) are formed on all cores at once.
+const PARALLEL_MAX_INPUTS: usize = 2_000;
 
 /// Outputs are taken strictly inside the radius by this margin, so a vertex on a cluster's rim
 /// (weight zero) does not join it.
@@ -60,7 +66,10 @@ pub fn build_pum(s: &Setup, src: &[Point], dst: &[Point], p: PumParams) -> Resul
         return Ok(pum);
     }
     let dim = if s.active[2] { 3 } else { 2 };
-    let clustering = cluster(src, dst, dim, &p).map_err(|count| {
+    let in_index = PointIndex::new(src);
+    let out_index = PointIndex::new(dst);
+    let indexed = Indexed { src, in_index: &in_index, out_index: &out_index };
+    let clustering = cluster(&indexed, dim, &p).map_err(|count| {
         CouplingError::config(format!(
             "{}: the partition of unity would need {count} candidate clusters (at most {MAX_CANDIDATES}): \
              the mesh's bounding box is huge compared to its vertex spacing (isolated far-away vertices?). \
@@ -68,7 +77,6 @@ pub fn build_pum(s: &Setup, src: &[Point], dst: &[Point], p: PumParams) -> Resul
             s.what
         ))
     })?;
-    let radius = clustering.radius;
     if clustering.centres.is_empty() {
         return Err(CouplingError::config(format!(
             "{}: no cluster of the partition of unity holds both input and output vertices: the meshes \
@@ -76,27 +84,44 @@ pub fn build_pum(s: &Setup, src: &[Point], dst: &[Point], p: PumParams) -> Resul
             s.what
         )));
     }
-    let in_index = PointIndex::new(src);
-    let out_index = PointIndex::new(dst);
-    let weight_fn = Basis::CompactPolynomial { order: 2, radius };
-    let mut members = Vec::new();
+    let members = members(s, &indexed, &clustering)?;
+    let weights = normalised_weights(s, dst, dim, &members, clustering.radius)?;
+    pum.clusters = operators(s, src, dst, dim, members, weights)?;
+    Ok(pum)
+}
+
+/// A cluster before its operator: centre, input and output vertex ids (ascending).
+struct Member {
+    centre: Point,
+    inputs: Vec<usize>,
+    outputs: Vec<usize>,
+}
+
+/// The clusters holding at least one input and one output vertex, in centre order (the
+/// searches run on all cores), with the size limits checked.
+fn members(s: &Setup, pts: &Indexed, clustering: &Clustering) -> Result<Vec<Member>> {
+    let radius = clustering.radius;
+    let found: Vec<Member> = clustering
+        .centres
+        .par_iter()
+        .map(|c| Member {
+            centre: *c,
+            inputs: pts.in_index.within(c, radius),
+            outputs: pts.out_index.within(c, radius - RIM),
+        })
+        .filter(|m| !m.inputs.is_empty() && !m.outputs.is_empty())
+        .collect();
     let mut entries = 0usize;
-    for c in &clustering.centres {
-        let inputs = in_index.within(c, radius);
-        let outputs = out_index.within(c, radius - RIM);
-        if inputs.is_empty() || outputs.is_empty() {
-            continue;
-        }
-        // The local system (inputs²) is assembled too, one cluster at a time.
-        if inputs.len() > MAX_CLUSTER_INPUTS {
+    for m in &found {
+        if m.inputs.len() > MAX_CLUSTER_INPUTS {
             return Err(CouplingError::config(format!(
                 "{}: a cluster of the partition of unity holds {} input vertices (at most \
                  {MAX_CLUSTER_INPUTS}); lower vertices-per-cluster.",
                 s.what,
-                inputs.len()
+                m.inputs.len()
             )));
         }
-        entries = entries.saturating_add(inputs.len() * outputs.len());
+        entries = entries.saturating_add(m.inputs.len() * m.outputs.len());
         if entries > MAX_ENTRIES {
             return Err(CouplingError::config(format!(
                 "{}: the partition of unity would store more than {MAX_ENTRIES} operator entries; \
@@ -104,18 +129,25 @@ pub fn build_pum(s: &Setup, src: &[Point], dst: &[Point], p: PumParams) -> Resul
                 s.what
             )));
         }
-        members.push((*c, inputs, outputs));
     }
-    // Raw weights, their sums and counts per output vertex.
+    Ok(found)
+}
+
+/// Each cluster's weights at its outputs, `w_c(y) = φ_C2(|y - centre_c| / radius)` divided by
+/// their sum over the clusters holding `y`; an output in no cluster is refused.
+fn normalised_weights(s: &Setup, dst: &[Point], dim: usize, members: &[Member], radius: f64) -> Result<Vec<Vec<f64>>> {
+    let weight_fn = Basis::CompactPolynomial { order: 2, radius };
     let mut sum = vec![0.0; dst.len()];
     let mut count = vec![0usize; dst.len()];
     let mut raw: Vec<Vec<f64>> = Vec::with_capacity(members.len());
-    for (c, _, outputs) in &members {
-        let w: Vec<f64> = outputs
+    for m in members {
+        let c = m.centre;
+        let w: Vec<f64> = m
+            .outputs
             .iter()
             .map(|&k| weight_fn.eval((0..3).map(|d| (dst[k][d] - c[d]).powi(2)).sum::<f64>().sqrt()))
             .collect();
-        for (&k, &wk) in outputs.iter().zip(&w) {
+        for (&k, &wk) in m.outputs.iter().zip(&w) {
             sum[k] += wk;
             count[k] += 1;
         }
@@ -130,21 +162,61 @@ pub fn build_pum(s: &Setup, src: &[Point], dst: &[Point], p: PumParams) -> Resul
             &dst[k][..dim]
         )));
     }
-    for ((c, inputs, outputs), w) in members.into_iter().zip(raw) {
-        let xs: Vec<Point> = inputs.iter().map(|&i| src[i]).collect();
-        let ys: Vec<Point> = outputs.iter().map(|&k| dst[k]).collect();
-        let mut op = consistent_operator(&s.basis, &xs, &ys, &s.active, s.polynomial).map_err(|_| {
-            let base = singular(&s.what);
-            CouplingError::config(format!("{} (in the cluster centred at {:?})", base, &c[..dim]))
-        })?;
-        for (row, (&k, &wk)) in outputs.iter().zip(&w).enumerate() {
+    for (m, w) in members.iter().zip(&mut raw) {
+        for (&k, wk) in m.outputs.iter().zip(w.iter_mut()) {
             // On the rims of all its clusters at once a vertex gets equal weights.
-            let nw = if sum[k] > 0.0 { wk / sum[k] } else { 1.0 / count[k] as f64 };
-            op.row_mut(row).scale_mut(nw);
+            *wk = if sum[k] > 0.0 { *wk / sum[k] } else { 1.0 / count[k] as f64 };
         }
-        pum.clusters.push(Cluster { inputs, outputs, op });
     }
-    Ok(pum)
+    Ok(raw)
+}
+
+/// The clusters with their weighted operators. They are independent, so they are formed on all
+/// cores, unless one holds more than [`PARALLEL_MAX_INPUTS`] inputs (then one at a time, to
+/// bound the memory of the dense systems); the first singular cluster in centre order is the
+/// one reported.
+fn operators(
+    s: &Setup,
+    src: &[Point],
+    dst: &[Point],
+    dim: usize,
+    members: Vec<Member>,
+    weights: Vec<Vec<f64>>,
+) -> Result<Vec<Cluster>> {
+    let form = |(m, w): (Member, Vec<f64>)| {
+        cluster_operator(s, src, dst, &m.inputs, &m.outputs, &w)
+            .map(|op| Cluster { inputs: m.inputs, outputs: m.outputs, op })
+            .map_err(|_| {
+                let base = singular(&s.what);
+                CouplingError::config(format!("{} (in the cluster centred at {:?})", base, &m.centre[..dim]))
+            })
+    };
+    let parallel = members.iter().all(|m| m.inputs.len() <= PARALLEL_MAX_INPUTS);
+    let formed: Vec<Result<Cluster>> = if parallel {
+        members.into_par_iter().zip(weights).map(form).collect()
+    } else {
+        members.into_iter().zip(weights).map(form).collect()
+    };
+    formed.into_iter().collect()
+}
+
+/// One cluster's weighted operator: the local consistent operator from its `inputs` to its
+/// `outputs`, each row scaled by that output's normalised weight.
+fn cluster_operator(
+    s: &Setup,
+    src: &[Point],
+    dst: &[Point],
+    inputs: &[usize],
+    outputs: &[usize],
+    weights: &[f64],
+) -> std::result::Result<DMatrix<f64>, Singular> {
+    let xs: Vec<Point> = inputs.iter().map(|&i| src[i]).collect();
+    let ys: Vec<Point> = outputs.iter().map(|&k| dst[k]).collect();
+    let mut op = consistent_operator(&s.basis, &xs, &ys, &s.active, s.polynomial)?;
+    for (row, &w) in weights.iter().enumerate() {
+        op.row_mut(row).scale_mut(w);
+    }
+    Ok(op)
 }
 
 impl Mapping for Pum {

@@ -33,7 +33,7 @@ impl Csr {
                 for y in ys {
                     let yp = proj(y);
                     for j in index.within(&yp, r) {
-                        let v = basis.eval(dist2(&yp, &xp[j], active).sqrt());
+                        let v = basis.eval_sq(dist2(&yp, &xp[j], active));
                         if v != 0.0 {
                             m.cols.push(j);
                             m.vals.push(v);
@@ -55,7 +55,7 @@ impl Csr {
                 for y in ys {
                     for (j, x) in xs.iter().enumerate() {
                         m.cols.push(j);
-                        m.vals.push(basis.eval(dist2(y, x, active).sqrt()));
+                        m.vals.push(basis.eval_sq(dist2(y, x, active)));
                     }
                     m.starts.push(m.cols.len());
                 }

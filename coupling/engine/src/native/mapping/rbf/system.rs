@@ -14,7 +14,9 @@
 //! sum to one) and its transpose keeps sums and first moments.
 
 use super::basis::Basis;
-use nalgebra::{Cholesky, ColPivQR, DMatrix, LU};
+use faer::linalg::solvers::{Llt, PartialPivLu, Solve};
+use faer::{MatMut, MatRef, Side};
+use nalgebra::DMatrix;
 use tidelink_precice_config::Polynomial;
 
 /// Points stored as three coordinates (z = 0 in 2D), flat per point.
@@ -30,75 +32,65 @@ pub fn dist2(a: &Point, b: &Point, active: &[bool; 3]) -> f64 {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Singular;
 
-/// A factorisation of the symmetric interpolation matrix: Cholesky for SPD bases, a
-/// column-pivoted QR otherwise, with the rank checked either way.
+/// A factorisation of the symmetric interpolation matrix (by `faer`: blocked and vectorised):
+/// Cholesky for SPD bases, LU with partial pivoting otherwise (the indefinite thin-plate,
+/// multiquadric and volume-spline matrices and the saddle system of `polynomial="on"`), with
+/// the rank checked either way. libprecice factorises the latter with a column-pivoted QR: LU
+/// solves the same systems with a third of its work, and the two agree to the condition number
+/// times round-off, as any two backward-stable solvers do.
 pub enum Factor {
     /// For strictly positive definite bases without integrated polynomial.
-    Cholesky(Cholesky<f64, nalgebra::Dyn>),
-    /// For the others and for the saddle system of `polynomial="on"` (small systems).
-    Qr(ColPivQR<f64, nalgebra::Dyn, nalgebra::Dyn>),
-    /// As `Qr`, for the large global systems (partial pivoting, half the cost of QR).
-    Lu(LU<f64, nalgebra::Dyn, nalgebra::Dyn>),
+    Cholesky(Llt<f64>),
+    /// For the others.
+    Lu(PartialPivLu<f64>),
 }
 
 /// Whether the pivots `d` (magnitudes) show a rank-deficient matrix of order `n`: the smallest
-/// below `n · ε` times the largest (or any NaN).
-fn deficient(d: &[f64], n: usize) -> bool {
+/// below `n · ε` times `max` (or any NaN).
+fn deficient(d: &[f64], max: f64, n: usize) -> bool {
     let tol = n.max(1) as f64 * f64::EPSILON;
-    let max = d.iter().cloned().fold(0.0f64, f64::max);
     let min = d.iter().cloned().fold(f64::INFINITY, f64::min);
     n > 0 && (d.iter().any(|v| v.is_nan()) || min <= tol * max)
 }
 
+/// `m` as faer sees it (nalgebra stores column-major too: no copy).
+fn view(m: &DMatrix<f64>) -> MatRef<'_, f64> {
+    MatRef::from_column_major_slice(m.as_slice(), m.nrows(), m.ncols())
+}
+
 impl Factor {
-    /// Factorises `k`; `Singular` when it is (numerically) rank deficient: a pivot below
-    /// `n · ε` times the largest one, the threshold of a rank-revealing factorisation.
-    pub fn new(k: DMatrix<f64>, spd: bool) -> Result<Factor, Singular> {
+    /// Factorises `k` (Cholesky if `spd`, else LU with partial pivoting); `Singular` when it is
+    /// (numerically) rank deficient: a pivot below `n · ε` times the largest one (for
+    /// Cholesky, the squared pivots against the largest diagonal entry).
+    pub fn new(k: &DMatrix<f64>, spd: bool) -> Result<Factor, Singular> {
         let n = k.nrows();
-        let tol = n.max(1) as f64 * f64::EPSILON;
         if spd {
             let diag_max = k.diagonal().iter().fold(0.0f64, |m, v| m.max(v.abs()));
-            let ch = Cholesky::new(k).ok_or(Singular)?;
-            let l = ch.l_dirty();
-            let min_pivot = (0..n).map(|i| l[(i, i)] * l[(i, i)]).fold(f64::INFINITY, f64::min);
-            // NaN pivots count as singular.
-            if n > 0 && (min_pivot.is_nan() || min_pivot <= tol * diag_max) {
+            let ch = Llt::new(view(k), Side::Lower).map_err(|_| Singular)?;
+            let pivots: Vec<f64> = (0..n).map(|i| ch.L()[(i, i)] * ch.L()[(i, i)]).collect();
+            if deficient(&pivots, diag_max, n) {
                 return Err(Singular);
             }
-            Ok(Factor::Cholesky(ch))
-        } else {
-            let qr = ColPivQR::new(k);
-            let d: Vec<f64> = qr.r().diagonal().iter().map(|v| v.abs()).collect();
-            if deficient(&d, n) {
-                return Err(Singular);
-            }
-            Ok(Factor::Qr(qr))
+            return Ok(Factor::Cholesky(ch));
         }
-    }
-
-    /// Factorises a large `k` (Cholesky if `spd`, else LU with partial pivoting), with the
-    /// same rank check as [`Factor::new`].
-    pub fn new_large(k: DMatrix<f64>, spd: bool) -> Result<Factor, Singular> {
-        if spd {
-            return Factor::new(k, true);
-        }
-        let n = k.nrows();
-        let lu = k.lu();
-        let d: Vec<f64> = lu.u().diagonal().iter().map(|v| v.abs()).collect();
-        if deficient(&d, n) {
+        let lu = PartialPivLu::new(view(k));
+        let d: Vec<f64> = (0..n).map(|i| lu.U()[(i, i)].abs()).collect();
+        if deficient(&d, d.iter().cloned().fold(0.0f64, f64::max), n) {
             return Err(Singular);
         }
         Ok(Factor::Lu(lu))
     }
 
-    /// `K⁻¹ b`.
+    /// `K⁻¹ b`: one blocked solve for all the columns of `b`.
     pub fn solve(&self, b: &DMatrix<f64>) -> DMatrix<f64> {
+        let mut x = b.clone();
+        let (rows, cols) = x.shape();
+        let rhs = MatMut::from_column_major_slice_mut(x.as_mut_slice(), rows, cols);
         match self {
-            Factor::Cholesky(c) => c.solve(b),
-            // The rank was checked at construction, so the solve succeeds.
-            Factor::Qr(q) => q.solve(b).unwrap_or_else(|| DMatrix::zeros(b.nrows(), b.ncols())),
-            Factor::Lu(l) => l.solve(b).unwrap_or_else(|| DMatrix::zeros(b.nrows(), b.ncols())),
+            Factor::Cholesky(c) => c.solve_in_place(rhs),
+            Factor::Lu(l) => l.solve_in_place(rhs),
         }
+        x
     }
 }
 
@@ -164,7 +156,21 @@ pub fn polynomial_axes(centres: &[Point], active: &[bool; 3]) -> [bool; 3] {
 
 /// The kernel matrix `φ(|yₖ - xⱼ|)` between evaluation points `ys` and centres `xs`.
 pub fn kernel(basis: &Basis, ys: &[Point], xs: &[Point], active: &[bool; 3]) -> DMatrix<f64> {
-    DMatrix::from_fn(ys.len(), xs.len(), |k, j| basis.eval(dist2(&ys[k], &xs[j], active).sqrt()))
+    DMatrix::from_fn(ys.len(), xs.len(), |k, j| basis.eval_sq(dist2(&ys[k], &xs[j], active)))
+}
+
+/// The interpolation matrix `φ(|xᵢ - xⱼ|)` of the centres `xs`: symmetric, so each entry is
+/// evaluated once (the upper triangle, copied to the lower).
+pub fn symmetric_kernel(basis: &Basis, xs: &[Point], active: &[bool; 3]) -> DMatrix<f64> {
+    let n = xs.len();
+    let mut c = DMatrix::zeros(n, n);
+    for j in 0..n {
+        for i in 0..=j {
+            c[(i, j)] = basis.eval_sq(dist2(&xs[i], &xs[j], active));
+        }
+    }
+    c.fill_lower_triangle_with_upper_triangle();
+    c
 }
 
 /// The consistent operator from values at `centres` to values at `evals` (see the module
@@ -177,16 +183,18 @@ pub fn consistent_operator(
     polynomial: Polynomial,
 ) -> Result<DMatrix<f64>, Singular> {
     let n = centres.len();
-    let c = kernel(basis, centres, centres, active);
-    let a = kernel(basis, evals, centres, active);
+    let c = symmetric_kernel(basis, centres, active);
+    // Aᵀ, assembled as such: C is symmetric, so A C⁻¹ = (C⁻¹ Aᵀ)ᵀ, one solve with all the
+    // evaluation points as right-hand sides.
+    let at = kernel(basis, centres, evals, active);
     match polynomial {
-        Polynomial::Off => Ok(Factor::new(c, basis.is_spd())?.solve(&a.transpose()).transpose()),
+        Polynomial::Off => Ok(Factor::new(&c, basis.is_spd())?.solve(&at).transpose()),
         Polynomial::Separate => {
             let axes = polynomial_axes(centres, active);
             let q = poly_matrix(centres, &axes);
             let v = poly_matrix(evals, &axes);
             let q_pinv = pinv(&q).ok_or(Singular)?;
-            let b = Factor::new(c, basis.is_spd())?.solve(&a.transpose()).transpose();
+            let b = Factor::new(&c, basis.is_spd())?.solve(&at).transpose();
             let correction = (v - &b * &q) * q_pinv;
             Ok(b + correction)
         }
@@ -200,11 +208,11 @@ pub fn consistent_operator(
             k.view_mut((0, 0), (n, n)).copy_from(&c);
             k.view_mut((0, n), (n, p)).copy_from(&q);
             k.view_mut((n, 0), (p, n)).copy_from(&q.transpose());
-            let mut ext = DMatrix::zeros(evals.len(), n + p);
-            ext.view_mut((0, 0), (evals.len(), n)).copy_from(&a);
-            ext.view_mut((0, n), (evals.len(), p)).copy_from(&poly_matrix(evals, active));
+            let mut ext_t = DMatrix::zeros(n + p, evals.len());
+            ext_t.view_mut((0, 0), (n, evals.len())).copy_from(&at);
+            ext_t.view_mut((n, 0), (p, evals.len())).copy_from(&poly_matrix(evals, active).transpose());
             // K is symmetric: [A V] K⁻¹ = (K⁻¹ [A V]ᵀ)ᵀ.
-            let full = Factor::new(k, false)?.solve(&ext.transpose()).transpose();
+            let full = Factor::new(&k, false)?.solve(&ext_t).transpose();
             Ok(full.columns(0, n).into_owned())
         }
     }

@@ -135,5 +135,22 @@ pub struct JacobianStats {
     pub overridden: usize,
 }
 
+impl JacobianStats {
+    /// One line for the participant's debug log, when the assembly differenced or compressed
+    /// anything (the solver crate logs nothing itself: its caller decides what to report).
+    pub fn summary(&self) -> Option<String> {
+        (self.perturbations > 0 || self.compressed > 0).then(|| {
+            format!(
+                "Jacobian assembly ({}): {} perturbed force evaluations for {} differenced elements, {} analytical entries compressed, {} numerical entries under analytical ones",
+                self.policy.name(),
+                self.perturbations,
+                self.numerical_elements,
+                self.compressed,
+                self.overridden
+            )
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -68,6 +68,8 @@ pub struct VerifyReport {
     pub time: f64,
     /// One entry per element with an analytical block acting on a free body.
     pub elements: Vec<ElementCheck>,
+    /// The relative error above which an entry is reported as a warning.
+    pub tolerance: f64,
 }
 
 impl VerifyReport {
@@ -79,21 +81,33 @@ impl VerifyReport {
     pub fn element(&self, name: &str) -> Option<&ElementCheck> {
         self.elements.iter().find(|e| e.name == name)
     }
-    /// Logs every element's worst entry (debug), and as a warning each entry above `tolerance`.
-    pub fn log(&self, tolerance: f64) {
+    /// The report's first line: how many elements were checked and the largest error.
+    pub fn headline(&self) -> String {
+        format!(
+            "Jacobian check at t = {} s: {} elements with analytical blocks, largest relative error {:.2e}",
+            self.time,
+            self.elements.len(),
+            self.max_rel_error()
+        )
+    }
+    /// Every element's worst entries, each with whether it is above [`Self::tolerance`] (the
+    /// caller logs those as warnings, the rest at debug level).
+    pub fn lines(&self) -> Vec<(bool, String)> {
+        let mut out = Vec::new();
         for e in &self.elements {
             for w in &e.worst {
                 let msg = format!(
                     "Jacobian check at t = {} s: `{}` {} [{}]: analytic {:e}, numeric {:e}, relative error {:.2e}",
                     self.time, e.name, w.matrix, w.label, w.analytic, w.numeric, w.rel_error
                 );
-                if w.rel_error > tolerance {
-                    log::warn!("{msg} (above {tolerance:e})");
+                if w.rel_error > self.tolerance {
+                    out.push((true, format!("{msg} (above {:e})", self.tolerance)));
                 } else {
-                    log::debug!("{msg}");
+                    out.push((false, msg));
                 }
             }
         }
+        out
     }
 }
 
@@ -115,7 +129,7 @@ pub fn verify_elements<'e>(
     time: f64,
     worst: usize,
 ) -> VerifyReport {
-    let mut report = VerifyReport { time, elements: Vec::new() };
+    let mut report = VerifyReport { time, elements: Vec::new(), tolerance: f64::INFINITY };
     let v0 = velocities(bodies, dofs);
     for e in elements {
         let Some((k, c)) = e.jacobian(bodies) else { continue };
@@ -184,7 +198,7 @@ pub fn verify_elements<'e>(
 }
 
 /// The verification of step number `step` (0 for the first) if `opts` schedules one: run on
-/// `sys`'s force elements at `bodies` and logged.
+/// `sys`'s force elements at `bodies`, with the options' tolerance (the caller logs it).
 pub fn verify_due(
     opts: &JacobianOptions,
     step: usize,
@@ -196,12 +210,7 @@ pub fn verify_due(
     if !opts.verify.due(step) {
         return None;
     }
-    let report = verify_elements(sys.forces.iter(), bodies, dofs, time, opts.verify_worst.max(1));
-    log::info!(
-        "Jacobian check at t = {time} s: {} elements with analytical blocks, largest relative error {:.2e}",
-        report.elements.len(),
-        report.max_rel_error()
-    );
-    report.log(opts.verify_tolerance);
+    let mut report = verify_elements(sys.forces.iter(), bodies, dofs, time, opts.verify_worst.max(1));
+    report.tolerance = opts.verify_tolerance;
     Some(report)
 }

@@ -1,7 +1,9 @@
 //! Exchange directories and what earlier runs left in them. A `precice-run` folder left by a
 //! failed run makes the next handshake hang in preCICE (docs/design/participants.md §10), so
-//! `run` removes the files of dead owners wherever an exchange-directory resolves; files whose
-//! owners are alive are never removed, and those of another run stop this one before it starts.
+//! `run` removes the connection files of dead owners wherever an exchange-directory resolves; files
+//! whose owners are alive are never removed, and those of another run stop this one before it
+//! starts. Anything else there (other files, symbolic links, `precice-run` itself a link) is left
+//! and named.
 
 use crate::manifest::Case;
 use anyhow::{bail, Result};
@@ -28,8 +30,9 @@ pub fn directories(case: &Case, cfg: &PreciceConfig) -> Vec<PathBuf> {
     out
 }
 
-/// Cleans `<dir>/precice-run` for every exchange directory: removes what dead runs left and
-/// returns one line per folder cleaned. A live connection file of another run than `run` (a
+/// Cleans `<dir>/precice-run` for every exchange directory: removes the connection files dead
+/// runs left and returns the lines to print: what was removed, and what was left because it is
+/// not Tidelink's. A live connection file of another run than `run` (a
 /// participant started by hand, or one of another launcher's run) is an error: that run is
 /// using the directory. Live files of `run` itself (external participants started with its
 /// identity) stay.
@@ -37,7 +40,8 @@ pub fn clean(dirs: &[PathBuf], run: &str) -> Result<Vec<String>> {
     let mut report = Vec::new();
     for dir in dirs {
         let run_dir = crate::paths::tidy(&dir.join("precice-run"));
-        if !run_dir.exists() {
+        // `symlink_metadata`: a `precice-run` that is a link (dangling or not) is reported, never followed.
+        if std::fs::symlink_metadata(&run_dir).is_err() {
             continue;
         }
         let cleaned = clean_precice_run(&run_dir);
@@ -56,13 +60,48 @@ pub fn clean(dirs: &[PathBuf], run: &str) -> Result<Vec<String>> {
                 file.display()
             );
         }
+        if let Some(target) = &cleaned.link {
+            report.push(format!(
+                "left {} alone: it is a symbolic link (to {}), and Tidelink never cleans through links; if a run \
+                 hangs at its start, remove stale connection files there yourself",
+                run_dir.display(),
+                target.display()
+            ));
+        }
         if !cleaned.removed.is_empty() {
             report.push(format!("removed stale {} ({} file(s))", run_dir.display(), cleaned.removed.len()));
-        } else if !run_dir.exists() {
+        } else if std::fs::symlink_metadata(&run_dir).is_err() {
             report.push(format!("removed stale {}", run_dir.display()));
+        }
+        if cleaned.foreign == [run_dir.clone()] {
+            report.push(format!(
+                "left {} alone: it is not a folder, but the participants will need a folder there (move it away)",
+                run_dir.display()
+            ));
+        } else if !cleaned.foreign.is_empty() {
+            report.push(foreign(&run_dir, &cleaned.foreign));
         }
     }
     Ok(report)
+}
+
+/// At most this many entries that are not Tidelink's are named one by one.
+const FOREIGN_SHOWN: usize = 5;
+
+/// The line naming what was left in `run_dir` because neither preCICE nor Tidelink wrote it.
+fn foreign(run_dir: &std::path::Path, left: &[PathBuf]) -> String {
+    let mut names: Vec<String> =
+        left.iter().take(FOREIGN_SHOWN).map(|p| p.strip_prefix(run_dir).unwrap_or(p).display().to_string()).collect();
+    if left.len() > FOREIGN_SHOWN {
+        names.push(format!("and {} more", left.len() - FOREIGN_SHOWN));
+    }
+    format!(
+        "left {} item(s) in {} that are not connection files of preCICE or Tidelink (symbolic links are never \
+         followed): {}",
+        left.len(),
+        run_dir.display(),
+        names.join(", ")
+    )
 }
 
 /// Removes `<dir>/precice-run` of every exchange directory when the run left it empty (its

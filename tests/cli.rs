@@ -170,13 +170,77 @@ fn check_reports_unknown_manifest_keys() {
     assert_error_at(&t, &case.file("tidelink.yaml"), 9, "did you mean `spec`?");
 }
 
+/// A connection file of a dead run (Fluid listens for Solid: the XML connector publishes):
+/// named by the UUID v5 of "FluidPRIMARYCOMSolid-1" as preCICE names it, its lock free.
+const STALE: &str = "precice-run/Fluid-Solid/cd/ae5e7a172c57738d3c176c1946f37c";
+const STALE_TEXT: &str =
+    "127.0.0.1:1\nAcceptor: Fluid, Requester: Solid, Tag: PRIMARYCOM, Rank: -1\nOwner: pid=4000000 host=h lock=1 run=old\n";
+
+/// `run` removes the connection files of dead runs from `precice-run/` and nothing else: a file
+/// of the user's and a symbolically linked subfolder stay, with the link's target intact, and
+/// are named.
+#[test]
+fn run_removes_only_stale_connection_files() {
+    let case = commands_case(&[("Fluid", "[sh, -c, 'true']"), ("Solid", "[sh, -c, 'true']")]);
+    case.write(STALE, STALE_TEXT);
+    case.write("precice-run/notes.txt", "mine");
+    let user = tempfile::tempdir().expect("a folder of the user's");
+    std::fs::write(user.path().join("data.csv"), "1,2\n").expect("a file of the user's");
+    std::os::unix::fs::symlink(user.path(), case.file("precice-run/Fluid-Other")).expect("a link");
+    let o = tidelink(&["run"], case.path());
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(!case.file(STALE).exists(), "the stale connection file goes: {t}");
+    assert!(t.contains("removed stale ") && t.contains("precice-run (1 file(s))"), "{t}");
+    let line = t.lines().find(|l| l.contains("that are not connection files")).unwrap_or_else(|| panic!("{t}"));
+    assert!(
+        line.contains("left 2 item(s) in ") && line.contains("Fluid-Other") && line.contains("notes.txt"),
+        "{line}"
+    );
+    assert_eq!(std::fs::read_to_string(case.file("precice-run/notes.txt")).expect("kept"), "mine");
+    assert!(case.file("precice-run/Fluid-Other").is_symlink(), "the link stays");
+    assert_eq!(std::fs::read_to_string(user.path().join("data.csv")).expect("kept"), "1,2\n");
+}
+
+/// A `precice-run` that is a symbolic link to a folder of the user's is never cleaned, not even
+/// of a connection file that looks stale: the run says it left it alone.
+#[test]
+fn run_leaves_a_linked_precice_run_alone() {
+    let case = commands_case(&[("Fluid", "[sh, -c, 'true']"), ("Solid", "[sh, -c, 'true']")]);
+    let user = tempfile::tempdir().expect("a folder of the user's");
+    std::fs::write(user.path().join("data.csv"), "1,2\n").expect("a file of the user's");
+    let inside = user.path().join(STALE.strip_prefix("precice-run/").expect("under precice-run"));
+    std::fs::create_dir_all(inside.parent().expect("parent")).expect("folders");
+    std::fs::write(&inside, STALE_TEXT).expect("a stale-looking file");
+    std::os::unix::fs::symlink(user.path(), case.file("precice-run")).expect("a link");
+    let o = tidelink(&["run"], case.path());
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("precice-run alone: it is a symbolic link (to "), "{t}");
+    assert!(!t.contains("removed stale"), "{t}");
+    assert!(case.file("precice-run").is_symlink());
+    assert_eq!(std::fs::read_to_string(user.path().join("data.csv")).expect("kept"), "1,2\n");
+    assert_eq!(std::fs::read_to_string(&inside).expect("kept"), STALE_TEXT);
+}
+
+/// A `precice-run` that is a file is the user's too: left, with what the participants need.
+#[test]
+fn run_leaves_a_precice_run_file_alone() {
+    let case = commands_case(&[("Fluid", "[sh, -c, 'true']"), ("Solid", "[sh, -c, 'true']")]);
+    case.write("precice-run", "mine");
+    let t = text(&tidelink(&["run"], case.path()));
+    assert!(t.contains("precice-run alone: it is not a folder"), "{t}");
+    assert_eq!(std::fs::read_to_string(case.file("precice-run")).expect("kept"), "mine");
+}
+
 #[test]
 fn run_prefixes_output_and_hides_progress_lines() {
     let case = commands_case(&[
         ("Fluid", r#"[sh, -c, "echo hello; echo '@progress 0.5'; echo oops >&2"]"#),
         ("Solid", r#"[sh, -c, "echo '@progress 0.5'; echo done"]"#),
     ]);
-    std::fs::create_dir_all(case.file("precice-run/stale")).expect("stale rendezvous folder");
+    // Empty folders of the connection-file layout, as a crashed run leaves them.
+    std::fs::create_dir_all(case.file("precice-run/Fluid-Solid/cd")).expect("stale rendezvous folder");
     let o = tidelink(&["run"], case.path());
     let t = text(&o);
     assert!(o.status.success(), "{t}");

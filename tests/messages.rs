@@ -121,7 +121,7 @@ fn a_refused_participant_says_error_once_per_line() {
 #[test]
 fn paths_of_a_case_given_as_dot_have_no_dot_segments() {
     let case = short_sphere_drop(&[]);
-    std::fs::create_dir_all(case.file("precice-run/stale")).expect("a stale rendezvous folder");
+    std::fs::create_dir_all(case.file("precice-run/Solid-Fluid/b4")).expect("a stale rendezvous folder");
     // The check names the XML (with its warning); the run cleans the stale folder.
     let t = text(&tidelink_in(case.path(), &["check", "."]));
     assert!(t.contains("precice-config.xml:54: warning: Sub-steps of \"positions\""), "{t}");

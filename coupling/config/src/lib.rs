@@ -33,6 +33,7 @@ pub mod testing;
 mod tests;
 
 pub use added_mass::{is_fluid_added_mass, is_solid_added_mass, FLUID_ADDED_MASS_PREFIX, SOLID_ADDED_MASS_PREFIX};
+pub use values::compact_number;
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Location};
 use std::path::Path;

@@ -6,6 +6,7 @@
 use super::model::*;
 use super::schema::{check_count, known_children, solver_interface_error, Attrs, Ctx, Val};
 use super::validate::{data_names, find_data, why_unresolved, Found};
+use super::values::compact_number;
 use super::xml::Element;
 use super::{parse_participant, parse_scheme};
 
@@ -160,7 +161,7 @@ fn data(ctx: &mut Ctx, el: &Element, kind: DataKind, cfg: &mut PreciceConfig) {
             if l > h {
                 ctx.error(
                     a.line_of(&lo),
-                    format!("{lo}=\"{l}\" is larger than {hi}=\"{h}\"; the lower bound has to be smaller or equal to the upper bound."),
+                    format!("{lo}=\"{}\" is larger than {hi}=\"{}\"; the lower bound has to be smaller or equal to the upper bound.", compact_number(l), compact_number(h)),
                 );
             }
         }

@@ -7,6 +7,7 @@ use super::model::{
     ImvjRestartKind, PreconditionerDecl, PreconditionerKind,
 };
 use super::schema::{check_count, known_children, Attrs, Ctx, Val};
+use super::values::compact_number;
 use super::xml::Element;
 
 /// Parses one acceleration tag (the scheme decides whether it is allowed).
@@ -96,7 +97,10 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
                 let mut bad = false;
                 match ca.f64(ctx, "limit", false) {
                     Val::Ok(l) if l <= 0.0 => {
-                        ctx.error(c.line, format!("The filter limit ({l}) has to be larger than zero."));
+                        ctx.error(
+                            c.line,
+                            format!("The filter limit ({}) has to be larger than zero.", compact_number(l)),
+                        );
                         bad = true;
                     }
                     Val::Ok(l) => limit = Some(l),
@@ -144,7 +148,10 @@ pub(crate) fn acceleration(ctx: &mut Ctx, el: &Element) -> Option<AccelerationDe
                 let reused = count(ctx, c, reused, "reused-time-windows-at-restart", 0);
                 let truncation_threshold = match ca.f64(ctx, "truncation-threshold", false) {
                     Val::Ok(t) if t <= 0.0 => {
-                        ctx.error(c.line, format!("The truncation-threshold ({t}) has to be larger than zero."));
+                        ctx.error(
+                            c.line,
+                            format!("The truncation-threshold ({}) has to be larger than zero.", compact_number(t)),
+                        );
                         None
                     }
                     v => v.ok(),

@@ -6,6 +6,7 @@
 use super::model::*;
 use super::parse_acceleration::acceleration;
 use super::schema::{check_count, known_children, Attrs, Ctx, Val};
+use super::values::compact_number;
 use super::xml::Element;
 
 /// The smallest fixed window size preCICE accepts (its ε).
@@ -73,7 +74,7 @@ pub(crate) fn scheme(ctx: &mut Ctx, el: &Element, cfg: &mut PreciceConfig) {
                 let v = a.f64(ctx, "value", true);
                 if let Val::Ok(t) = v {
                     if t <= 0.0 {
-                        ctx.error(c.line, format!("Maximum time has to be larger than zero, but <max-time value=\"{t}\"> was given. Set the simulated end time in seconds."));
+                        ctx.error(c.line, format!("Maximum time has to be larger than zero, but <max-time value=\"{}\"> was given. Set the simulated end time in seconds.", compact_number(t)));
                     }
                 }
                 // A placeholder keeps a broken value from also reading as "no termination condition".

@@ -214,3 +214,31 @@ fn validate_reports_nothing_for_a_clean_model() {
     let (cfg, _) = ok(&base("serial-explicit", r#"    <max-time value="1"/><time-window-size value="0.1"/>"#));
     assert!(!validate(&cfg).has_errors());
 }
+
+#[test]
+fn tiny_limits_are_printed_compactly() {
+    let body = r#"    <max-time-windows value="3"/><time-window-size value="0.1"/><max-iterations value="2"/>
+    <relative-convergence-measure data="F" mesh="MA" limit="1e-300"/>
+    <absolute-convergence-measure data="F" mesh="MA" limit="-1e-300"/>"#;
+    let e = errors(&base("serial-implicit", body));
+    let neg = e.iter().find(|d| d.message.contains("has to be larger than zero")).expect("negative limit refused");
+    assert!(neg.message.contains("The limit -1e-300 of <absolute-convergence-measure>"), "{}", neg.message);
+    let body = body.replace(r#"limit="-1e-300""#, r#"limit="1e-300""#);
+    let (_, w) = ok(&base("serial-implicit", &body));
+    let tiny = w.warnings().find(|d| d.message.contains("machine tolerance")).expect("a warning for 1e-300");
+    assert!(tiny.message.starts_with("The limit 1e-300 of <relative-convergence-measure>"), "{}", tiny.message);
+    assert!(!w.to_string().contains("0.0000"), "no 300-digit decimals: {w}");
+}
+
+#[test]
+fn a_strict_measure_needs_max_iterations() {
+    let strict = r#"<absolute-convergence-measure data="F" mesh="MA" limit="1e-3" strict="true"/>"#;
+    let body = format!(r#"    <max-time-windows value="3"/><time-window-size value="0.1"/>{strict}"#);
+    let e = errors(&base("serial-implicit", &body));
+    assert_eq!(e.len(), 1, "{e:#?}");
+    assert!(e[0].message.contains("is strict, but <coupling-scheme:serial-implicit>"), "{}", e[0].message);
+    assert!(e[0].message.contains("Add <max-iterations"), "{}", e[0].message);
+    let body = body.replace("<max-time-windows", r#"<max-iterations value="3"/><max-time-windows"#);
+    let (cfg, _) = ok(&base("serial-implicit", &body));
+    assert!(cfg.schemes[0].convergence_measures[0].strict);
+}

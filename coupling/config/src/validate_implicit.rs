@@ -4,6 +4,7 @@
 use super::model::*;
 use super::validate::{find_data, find_mesh, Found};
 use crate::diagnostics::{Diagnostics, Location};
+use crate::values::compact_number;
 
 pub(crate) fn check(cfg: &PreciceConfig, s: &CouplingSchemeDecl, tag: &str, out: &mut Diagnostics) {
     for p in s.participant_names() {
@@ -39,6 +40,19 @@ pub(crate) fn check(cfg: &PreciceConfig, s: &CouplingSchemeDecl, tag: &str, out:
     let measurer = measuring_participant(s);
     for m in &s.convergence_measures {
         measure_limits(m, out);
+        if m.strict && s.max_iterations.is_none() {
+            // libprecice asserts `max-iterations` here in debug builds; release builds end the run in the
+            // first iteration the measure does not converge. Refused at check instead.
+            out.error(
+                m.loc.clone(),
+                format!(
+                    "The convergence measure for data \"{}\" is strict, but {tag} has no <max-iterations>: libprecice would \
+                     terminate the simulation in the first iteration where it does not converge. Add <max-iterations \
+                     value=\"...\"/> or drop strict=\"true\".",
+                    m.data
+                ),
+            );
+        }
         datum(cfg, s, &m.data, &m.mesh, &m.loc, measurer, "convergence measure", out);
     }
     if let Some(a) = &s.acceleration {
@@ -62,16 +76,19 @@ fn measure_limits(m: &ConvergenceMeasureDecl, out: &mut Diagnostics) {
             if v <= 0.0 || v > 1.0 {
                 out.error(
                     m.loc.clone(),
-                    format!("The {name} {v} of {tag} has to be larger than zero and smaller or equal to one."),
+                    format!(
+                        "The {name} {} of {tag} has to be larger than zero and smaller or equal to one.",
+                        compact_number(v)
+                    ),
                 );
             } else if v < 10.0 * 1e-14 {
-                out.warning(m.loc.clone(), format!("The {name} {v} of {tag} is below 10 times the machine tolerance 1e-14 and may never be reached."));
+                out.warning(m.loc.clone(), format!("The {name} {} of {tag} is below 10 times the machine tolerance 1e-14 and may never be reached.", compact_number(v)));
             }
         }
     };
     let absolute = |name: &str, v: Option<f64>, out: &mut Diagnostics| {
         if let Some(v) = v.filter(|v| *v <= 0.0) {
-            out.error(m.loc.clone(), format!("The {name} {v} of {tag} has to be larger than zero."));
+            out.error(m.loc.clone(), format!("The {name} {} of {tag} has to be larger than zero.", compact_number(v)));
         }
     };
     match m.kind {

@@ -4,6 +4,7 @@
 
 use super::model::*;
 use super::validate::{data_names, find_data, find_mesh, mesh_names, participant_names, why_unresolved, Found};
+use super::values::compact_number;
 use crate::diagnostics::{suggestion, Diagnostics, Location};
 
 pub(crate) fn check(cfg: &PreciceConfig, out: &mut Diagnostics) {
@@ -363,7 +364,11 @@ fn basis_functions(m: &MappingDecl, tag: &str, out: &mut Diagnostics) {
             if let Some(v) = v.filter(|v| *v <= 0.0) {
                 out.error(
                     b.loc.clone(),
-                    format!("The {attr} of <basis-function:{}> is {v}, but it has to be larger than zero.", b.name),
+                    format!(
+                        "The {attr} of <basis-function:{}> is {}, but it has to be larger than zero.",
+                        b.name,
+                        compact_number(v)
+                    ),
                 );
             }
         }

@@ -34,9 +34,34 @@ pub(crate) fn parse_vector(s: &str) -> Option<Vec<f64>> {
     s.split(';').map(parse_double).collect()
 }
 
+/// `x` for a message, short whatever its magnitude: plain decimals between 1e-4 and 1e16
+/// (`0.001`, `250`), otherwise the shortest exponent form that reads back as `x` (`1e-300`,
+/// `2.5e20`), so a limit of 1e-300 is not written as 300 digits.
+pub fn compact_number(x: f64) -> String {
+    let a = x.abs();
+    if a == 0.0 || !a.is_finite() || (1e-4..1e16).contains(&a) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_in_messages_are_compact_and_exact() {
+        assert_eq!(compact_number(1e-300), "1e-300");
+        assert_eq!(compact_number(-2.5e-7), "-2.5e-7");
+        assert_eq!(compact_number(3e20), "3e20");
+        assert_eq!(compact_number(0.001), "0.001");
+        assert_eq!(compact_number(250.0), "250");
+        assert_eq!(compact_number(0.0), "0");
+        for x in [1e-300, 1.2345678901234567e-9, 4.9e-324, 1.7976931348623157e308, 0.1] {
+            assert_eq!(compact_number(x).parse::<f64>().unwrap(), x, "reads back exactly");
+        }
+    }
 
     #[test]
     fn bools_are_lenient_and_silently_false() {

@@ -3,7 +3,7 @@
 //! (docs/design/coupling-semantics.md §11.3).
 
 use crate::{CouplingError, Result};
-use tidelink_precice_config::{ConvergenceMeasureDecl, ConvergenceMeasureKind, DataKey};
+use tidelink_precice_config::{compact_number, ConvergenceMeasureDecl, ConvergenceMeasureKind, DataKey};
 
 /// The criterion of one measure.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -35,6 +35,8 @@ pub struct Measure {
     pub logged: f64,
     /// ‖new − old‖ of the window's first iteration (residual-relative only).
     first_residual: f64,
+    /// ‖new − old‖ and ‖new‖ of the last measurement, for the unconverged-window warnings.
+    last: (f64, f64),
 }
 
 fn norm(v: impl Iterator<Item = f64>) -> f64 {
@@ -63,6 +65,7 @@ impl Measure {
             converged: false,
             logged: 0.0,
             first_residual: 0.0,
+            last: (0.0, 0.0),
         })
     }
 
@@ -96,7 +99,53 @@ impl Measure {
         };
         self.converged = converged;
         self.logged = logged;
+        self.last = (diff, size);
         converged
+    }
+
+    /// The measure with its limits, e.g. `absolute measure of "D" on "M" (limit 1e-300)`.
+    pub fn label(&self) -> String {
+        let limits = match self.criterion {
+            Criterion::Absolute(l) | Criterion::Relative(l) | Criterion::ResidualRelative(l) => {
+                format!("limit {}", compact_number(l))
+            }
+            Criterion::AbsoluteOrRelative(a, r) => {
+                format!("abs-limit {}, rel-limit {}", compact_number(a), compact_number(r))
+            }
+        };
+        format!("{} measure of \"{}\" on \"{}\" ({limits})", self.kind_name(), self.key.data, self.key.mesh)
+    }
+
+    /// Why the last measurement did not converge: its residual against its limit.
+    pub fn shortfall(&self) -> String {
+        let (diff, size) = self.last;
+        let what = match self.criterion {
+            Criterion::Absolute(l) => format!("|new - old| = {diff:.3e} > limit {}", compact_number(l)),
+            Criterion::Relative(l) => {
+                format!("|new - old| / |new| = {:.3e} > limit {}", self.logged, compact_number(l))
+            }
+            Criterion::ResidualRelative(l) => format!(
+                "|new - old| / (the window's first |new - old|) = {:.3e}, not below limit {}",
+                self.logged,
+                compact_number(l)
+            ),
+            Criterion::AbsoluteOrRelative(a, r) => format!(
+                "|new - old| = {diff:.3e} > abs-limit {} and |new - old| / |new| = {:.3e} > rel-limit {}",
+                compact_number(a),
+                if size == 0.0 { f64::INFINITY } else { diff / size },
+                compact_number(r)
+            ),
+        };
+        format!("{} measure of \"{}\" on \"{}\": {what}", self.kind_name(), self.key.data, self.key.mesh)
+    }
+
+    fn kind_name(&self) -> &'static str {
+        match self.criterion {
+            Criterion::Absolute(_) => "absolute",
+            Criterion::Relative(_) => "relative",
+            Criterion::ResidualRelative(_) => "residual-relative",
+            Criterion::AbsoluteOrRelative(..) => "absolute-or-relative",
+        }
     }
 }
 
@@ -125,6 +174,7 @@ mod tests {
             converged: false,
             logged: 0.0,
             first_residual: 0.0,
+            last: (0.0, 0.0),
         }
     }
 

@@ -9,6 +9,7 @@ use super::super::m2n::wire::DataItem;
 use super::super::time::{tolerance, Waveform};
 use super::convergence::{all_converged, Measure};
 use super::logs::{Cell, Table};
+use super::unconverged::Unconverged;
 use crate::{CouplingError, Result};
 use std::collections::HashMap;
 use std::path::Path;
@@ -107,6 +108,7 @@ pub struct Implicit {
     iterations_log: Option<Table>,
     convergence_log: Option<Table>,
     scheme_tag: String,
+    unconverged: Unconverged,
 }
 
 impl Implicit {
@@ -132,7 +134,8 @@ impl Implicit {
             actions: Actions { write: true, ..Actions::default() },
             iterations_log: None,
             convergence_log: None,
-            scheme_tag: format!("{} at {}", decl.kind.tag(), decl.loc),
+            scheme_tag: format!("<coupling-scheme:{}> at {}", decl.kind.tag(), decl.loc),
+            unconverged: Unconverged::new(&format!("<coupling-scheme:{}> at {}", decl.kind.tag(), decl.loc)),
         })
     }
 
@@ -178,16 +181,24 @@ impl Implicit {
         let mut converged = all_converged(&self.measures, self.iteration, self.min);
         let at_max = self.max.is_some_and(|max| self.iteration >= max);
         if at_max {
+            // libprecice's message (BaseCouplingScheme::measureConvergence), then where and by how much.
             if let Some(m) = self.measures.iter().find(|m| m.strict && !m.converged) {
                 return Err(CouplingError::config(format!(
-                    "The strict convergence measure for data \"{}\" on mesh \"{}\" did not converge within the maximum \
-                     allowed iterations ({}) of time window {window} in the {}, which terminates the simulation. Raise \
-                     max-iterations, loosen the limit, or drop strict=\"true\".",
+                    "The strict convergence measure for data \"{}\" did not converge within the maximum allowed \
+                     iterations, which terminates the simulation. To avoid this forced termination do not mark the \
+                     convergence measure as strict. (Mesh \"{}\", time window {window} ending at t = {end}, {} iterations, \
+                     {}; {}. Or raise max-iterations, or loosen the limit.)",
                     m.key.data,
                     m.key.mesh,
                     self.iteration,
-                    self.scheme_tag
+                    self.scheme_tag,
+                    m.shortfall()
                 )));
+            }
+            if !converged && !self.measures.is_empty() {
+                let unmet: Vec<(String, String)> =
+                    self.measures.iter().filter(|m| !m.converged).map(|m| (m.label(), m.shortfall())).collect();
+                self.unconverged.record(window, end, self.iteration, &unmet);
             }
             converged = true;
         }
@@ -276,6 +287,7 @@ impl Implicit {
     /// The window was accepted: count, log, and require a checkpoint if coupling goes on.
     pub fn accepted(&mut self, window: u64, ongoing: bool) {
         self.total += u64::from(self.iteration);
+        self.unconverged.count_accepted();
         let converged = self.iteration >= self.min && self.max.is_none_or(|max| self.iteration < max);
         if let Some(log) = &mut self.iterations_log {
             let mut cells = vec![
@@ -293,6 +305,11 @@ impl Implicit {
         self.iteration = 1;
         self.actions.write = ongoing;
         self.actions.read = false;
+    }
+
+    /// The windows accepted only because `max-iterations` was reached (measuring participant).
+    pub fn unconverged(&self) -> &Unconverged {
+        &self.unconverged
     }
 
     /// The window is repeated: the participant must read its checkpoint.

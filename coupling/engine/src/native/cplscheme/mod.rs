@@ -7,5 +7,6 @@ mod convergence;
 mod implicit;
 mod logs;
 mod scheme;
+mod unconverged;
 
 pub use scheme::{CouplingScheme, Role};

@@ -290,6 +290,10 @@ impl Coupling for NativeParticipant {
             return misuse("finalize() may only be called once.");
         }
         let early = self.state == State::Initialized && self.ongoing();
+        // The windows accepted only at max-iterations, once per scheme (measuring participant only).
+        for summary in self.schemes.iter().filter_map(|s| s.implicit.as_ref()?.unconverged().summary()) {
+            log::warn!("{summary}");
+        }
         if let Some(m) = &mut self.m2n {
             if early {
                 m.abort(&format!("participant \"{}\" finalized before the end of the coupling", self.name));

@@ -30,8 +30,25 @@ impl Case {
     }
 }
 
-/// `tidelink <args> <case>`, run to its end.
+/// The participant programs `tidelink check` and `run` start for the shipped cases.
+const PROGRAMS: &[(&str, &str)] = &[
+    ("tidelink-mbs", "tidelink-mbs"),
+    ("tidelink-mbs", "tidelink-flap"),
+    ("tidelink-tdpf", "tidelink-tdpf"),
+    ("tidelink-sph", "tidelink-sph"),
+    ("tidelink-buoyancy", "tidelink-buoyancy"),
+    ("tidelink-buoyancy", "tidelink-stream"),
+];
+
+/// `tidelink <args> <case>`, run to its end. The participant programs are built first, once per
+/// test binary ([`super::participant_programs`]): `tidelink` starts them from its own folder, and
+/// a test file run on its own (`cargo test -p tidelink --test cli`) would otherwise race with the
+/// one of its tests that builds them.
 pub fn tidelink(args: &[&str], case: &Path) -> Output {
+    static BUILT: std::sync::Once = std::sync::Once::new();
+    BUILT.call_once(|| {
+        super::participant_programs(PROGRAMS);
+    });
     Command::new(env!("CARGO_BIN_EXE_tidelink")).args(args).arg(case).output().expect("start tidelink")
 }
 

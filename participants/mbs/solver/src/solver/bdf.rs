@@ -21,8 +21,9 @@ use crate::solver::integrator::{Integrator, Mechanism};
 use crate::solver::jacobian::verify::{verify_due, VerifyReport};
 use crate::solver::jacobian::JacobianOptions;
 use crate::solver::jacobian::JacobianStats;
+use crate::solver::linear::solve_saddle_with;
 use crate::solver::linear::LinearSolverKind;
-use crate::solver::newton::{elements_named, solve_saddle};
+use crate::solver::newton::elements_named;
 use crate::state::IntegratorHistory;
 use nalgebra::{DMatrix, DVector};
 
@@ -161,7 +162,7 @@ impl Integrator for Bdf {
             let jac = &asm.mass - &asm.damping * bh - &asm.stiffness * (bh * bh);
             let f = -res.r.rows(0, n);
             let g = -res.r.rows(n, m);
-            let (dv, dmu) = solve_saddle(
+            let (dv, dmu) = solve_saddle_with(
                 self.linear_solver,
                 &jac,
                 &asm.phi_q.transpose(),

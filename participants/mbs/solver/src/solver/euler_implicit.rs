@@ -14,8 +14,9 @@ use crate::solver::integrator::{Integrator, Mechanism};
 use crate::solver::jacobian::verify::{verify_due, VerifyReport};
 use crate::solver::jacobian::JacobianOptions;
 use crate::solver::jacobian::JacobianStats;
+use crate::solver::linear::solve_saddle_with;
 use crate::solver::linear::LinearSolverKind;
-use crate::solver::newton::{elements_named, project_positions, solve_saddle};
+use crate::solver::newton::{elements_named, project_positions};
 use crate::state::IntegratorHistory;
 
 /// The linearized implicit Euler integrator.
@@ -82,7 +83,7 @@ impl Integrator for LinearizedImplicitEuler {
         let g = -&asm.phi / dt;
         let bad = || MbsError::NonFiniteNewtonStep { time: self.time, elements: elements_named(&sys, bodies, &dofs) };
         let (v1, _) =
-            solve_saddle(self.linear_solver, &a, &asm.phi_q.transpose(), &asm.phi_q, &f, &g).ok_or_else(bad)?;
+            solve_saddle_with(self.linear_solver, &a, &asm.phi_q.transpose(), &asm.phi_q, &f, &g).ok_or_else(bad)?;
         displace(bodies, &dofs, &(&v1 * dt));
         set_velocities(bodies, &dofs, &v1);
         let tol = if self.constraint_tolerance > 0.0 { self.constraint_tolerance } else { 1e-12 };

@@ -22,8 +22,9 @@ use crate::solver::integrator::{Integrator, Mechanism};
 use crate::solver::jacobian::verify::{verify_due, VerifyReport};
 use crate::solver::jacobian::JacobianOptions;
 use crate::solver::jacobian::JacobianStats;
+use crate::solver::linear::solve_saddle_with;
 use crate::solver::linear::LinearSolverKind;
-use crate::solver::newton::{elements_named, project_velocities, solve_saddle};
+use crate::solver::newton::{elements_named, project_velocities};
 use crate::state::IntegratorHistory;
 use nalgebra::{DMatrix, DVector};
 
@@ -119,11 +120,12 @@ impl Hht {
         let (phi, phi_q) = sys.constraints(bodies, dofs);
         let q = sys.forces(bodies, dofs);
         let m = sys.mass_with(bodies, dofs, added)?;
-        let (a, l) = solve_saddle(self.linear_solver, &m, &phi_q.transpose(), &phi_q, &q, &DVector::zeros(phi.len()))
-            .ok_or_else(|| MbsError::NonFiniteNewtonStep {
-            time: self.history.time,
-            elements: elements_named(sys, bodies, dofs),
-        })?;
+        let (a, l) =
+            solve_saddle_with(self.linear_solver, &m, &phi_q.transpose(), &phi_q, &q, &DVector::zeros(phi.len()))
+                .ok_or_else(|| MbsError::NonFiniteNewtonStep {
+                    time: self.history.time,
+                    elements: elements_named(sys, bodies, dofs),
+                })?;
         self.history.residual = (phi_q.transpose() * &l - q).as_slice().to_vec();
         self.history.accelerations = a.as_slice().to_vec();
         self.history.multipliers = l.as_slice().to_vec();
@@ -195,11 +197,12 @@ impl Integrator for Hht {
             let bt = asm.phi_q.transpose() * (1.0 + alpha);
             let f = -res.r.rows(0, dofs.n);
             let g = -res.r.rows(dofs.n, m);
-            let (da, dl) = solve_saddle(self.linear_solver, &jac, &bt, &asm.phi_q, &f.into_owned(), &g.into_owned())
-                .ok_or_else(|| MbsError::NonFiniteNewtonStep {
-                    time: self.history.time,
-                    elements: elements_named(&sys, &base, &dofs),
-                })?;
+            let (da, dl) =
+                solve_saddle_with(self.linear_solver, &jac, &bt, &asm.phi_q, &f.into_owned(), &g.into_owned())
+                    .ok_or_else(|| MbsError::NonFiniteNewtonStep {
+                        time: self.history.time,
+                        elements: elements_named(&sys, &base, &dofs),
+                    })?;
             let mut s = 1.0;
             let mut next = None;
             for k in 0..=MAX_HALVINGS {

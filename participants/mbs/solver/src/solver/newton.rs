@@ -1,24 +1,9 @@
-//! Pieces the implicit integrators share: the saddle-point solve, the naming of elements
+//! Pieces the implicit integrators share: the naming of elements
 //! in error messages, and the position projection onto the constraint manifold.
 
 use crate::dynamics::body_set::BodySet;
 use crate::error::MbsError;
 use crate::solver::assembly::{displace, set_velocities, velocities, DofMap, System};
-use crate::solver::linear::{solve_saddle_with, LinearSolverKind};
-use nalgebra::{DMatrix, DVector};
-
-/// Solves `[A Bᵀ; C 0] [x; y] = [f; g]` by `kind` ([`crate::solver::linear`]); `None` when
-/// singular or not finite.
-pub fn solve_saddle(
-    kind: LinearSolverKind,
-    a: &DMatrix<f64>,
-    bt: &DMatrix<f64>,
-    c: &DMatrix<f64>,
-    f: &DVector<f64>,
-    g: &DVector<f64>,
-) -> Option<(DVector<f64>, DVector<f64>)> {
-    solve_saddle_with(kind, a, bt, c, f, g)
-}
 
 /// The names of the joints and force elements acting on `bodies`' free bodies (all of them
 /// when nothing narrower is known), for a non-finite-step error.

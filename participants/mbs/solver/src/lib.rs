@@ -6,12 +6,14 @@
 //! infinite-frequency added mass in the mass matrix, [`system`] the model and the
 //! [`MultibodySystem`] that one integrator advances, [`geometry`] the shapes attached to bodies,
 //! [`state`] bitwise save and restore, [`external`] force laws evaluated outside the solver
-//! (a user's power take-off in another process), once per time level; [`fixtures`] small
+//! (a user's power take-off in another process), once per time level; [`derivatives`] the
+//! derivatives of a step (forward and adjoint) and linear state-space models; [`fixtures`] small
 //! ready-made systems that tests share.
 
 #![warn(missing_docs)]
 
 pub mod added_mass;
+pub mod derivatives;
 pub mod dynamics;
 pub mod error;
 pub mod external;
@@ -22,6 +24,7 @@ pub mod state;
 pub mod system;
 
 pub use added_mass::{AddedMass, AddedMassError, Frame, ReferencePoint};
+pub use derivatives::{DerivativeError, Input, LinearModel, Output, StepDerivative};
 pub use dynamics::body::{RigidBody, RigidBodyBuilder};
 pub use dynamics::body_set::{BodyHandle, BodySet};
 pub use dynamics::force_element::{ForceElement, ForceElementSet, StepStart, Wrench};

@@ -57,6 +57,9 @@ pub struct Bdf {
     stats: Option<JacobianStats>,
     /// Halvings taken over the run (what the tests of the line search read).
     pub halvings: usize,
+    /// The scaled multipliers `μ = β h λ` of the last converged step (what the step's
+    /// derivative, [`crate::derivatives`], needs besides the end state).
+    multipliers: DVector<f64>,
 }
 
 impl Bdf {
@@ -83,11 +86,17 @@ impl Bdf {
             report: None,
             stats: None,
             halvings: 0,
+            multipliers: DVector::zeros(0),
         }
     }
     /// The order in use.
     pub fn order(&self) -> usize {
         self.order
+    }
+    /// The scaled joint multipliers `μ = β h λ` of the last converged step, joint rows in
+    /// order (empty before the first step).
+    pub fn multipliers(&self) -> &DVector<f64> {
+        &self.multipliers
     }
 }
 
@@ -213,6 +222,7 @@ impl Integrator for Bdf {
             }
         }
         self.previous = Some((h, v0, &extra_d + &v1 * bh));
+        self.multipliers = mu;
         self.time += h;
         self.steps += 1;
         Ok(())

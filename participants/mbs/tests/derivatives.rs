@@ -224,3 +224,19 @@ fn rm3_linearize_command_writes_a_damped_heave_model() {
         assert!(s.re < 0.0, "the PTO damps every mode: {s}");
     }
 }
+
+/// A `--hydro` file that is not there: an error naming it, no files written.
+#[test]
+fn linearize_names_a_missing_hydro_file() {
+    let dir = repo("configs/sphere_drop");
+    let out = tempfile::tempdir().unwrap();
+    let args = LinearizeArgs {
+        participant: dir.join("solid/participant.yaml"),
+        precice_config: dir.join("precice-config.xml"),
+        output: out.path().join("lin"),
+        hydro: Some(out.path().join("missing.h5")),
+    };
+    let e = format!("{:#}", linearize::run(&args).unwrap_err());
+    assert!(e.contains("missing.h5") && e.contains("BEMIO"), "{e}");
+    assert!(!out.path().join("lin").exists());
+}

@@ -226,3 +226,11 @@ fn pendulum_linear_model_has_its_frequency() {
     assert!((b - 1.0 / (i + m * d * d)).abs() < 1e-12, "{b}");
     assert!((lin.c[(0, 0)] - 1.0).abs() < 1e-12);
 }
+
+/// What an FMU instance per thread needs: a derivative can move to and be shared by threads.
+#[test]
+fn a_step_derivative_is_send_and_sync() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<StepDerivative>();
+    send_sync::<LinearModel>();
+}

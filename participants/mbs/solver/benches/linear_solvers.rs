@@ -17,7 +17,7 @@ use std::time::Instant;
 use tidelink_mbs_solver::fixtures::chain;
 use tidelink_mbs_solver::solver::assembly::{DofMap, System};
 use tidelink_mbs_solver::solver::jacobian::JacobianPolicy;
-use tidelink_mbs_solver::solver::linear::{solve_saddle, LinearSolverKind, Saddle};
+use tidelink_mbs_solver::solver::linear::{solve_saddle, LinearError, LinearSolverKind, Saddle};
 use tidelink_mbs_solver::solver::topology::structure;
 
 /// Above this many bodies the dense assembly is not timed (three 6N × 6N arrays: 2.6 GB at N = 1000).
@@ -116,7 +116,11 @@ fn main() {
                         let sweeps = if s.sweeps > 0 { format!(" ({})", s.sweeps) } else { String::new() };
                         cells.push(format!("{:.3} ({:.2}){sweeps}", t * 1e3, t / t_base));
                     }
-                    Err(e) => cells.push(format!("failed: {e}").chars().take(22).collect()),
+                    Err(LinearError::NotConverged { sweeps, .. }) => cells.push(format!("no conv. ({sweeps})")),
+                    Err(e) => {
+                        println!("N = {n} {variant}: {kind} failed: {e}");
+                        cells.push("failed".into());
+                    }
                 }
             }
             let asm_dense = t_dense_asm.map_or("-".to_string(), |t| format!("{:.3}", t * 1e3));

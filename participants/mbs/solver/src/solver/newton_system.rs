@@ -267,3 +267,50 @@ impl LinearPlan {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::chain;
+    use crate::solver::newton::{project_positions, project_velocities};
+    use nalgebra::Vector3;
+
+    #[test]
+    fn only_dense_lu_gets_a_dense_assembly() {
+        let (bodies, joints, forces) = chain(12, true);
+        let dofs = DofMap::new(&bodies);
+        let sys = System { joints: &joints, forces: &forces, force_numerical: false };
+        for (kind, dense) in [(LinearSolverKind::Auto, false), (LinearSolverKind::DenseLu, true)] {
+            let plan = LinearPlan::new(kind, &sys, &bodies, &dofs, None);
+            let asm = NewtonAssembly::new(&plan, &sys, &bodies, &dofs, None, JacobianPolicy::Auto).unwrap();
+            assert_eq!(matches!(asm, NewtonAssembly::Dense(_)), dense, "{kind}");
+        }
+    }
+
+    #[test]
+    fn the_sparse_projections_make_the_dense_projections_corrections() {
+        let (mut bodies, joints, forces) = chain(8, true);
+        // Pull the chain (not its fixed anchor) off its joints and give it velocities.
+        for (i, (_, b)) in bodies.iter_mut().enumerate().skip(1) {
+            b.position += Vector3::new(0.01 * i as f64, -0.02, 0.005 * (i % 3) as f64);
+            b.linvel = Vector3::new(0.1, 0.2 * i as f64, -0.3);
+        }
+        let dofs = DofMap::new(&bodies);
+        let sys = System { joints: &joints, forces: &forces, force_numerical: false };
+        let plan = LinearPlan::new(LinearSolverKind::SparseLu, &sys, &bodies, &dofs, None);
+        let (mut dense, mut sparse) = (bodies.clone(), bodies.clone());
+        project_positions(&sys, &mut dense, &dofs, 1e-12, 20, 0.0).unwrap();
+        plan.project_positions(&sys, &mut sparse, &dofs, 1e-12, 20, 0.0).unwrap();
+        project_velocities(&sys, &mut dense, &dofs, 0.0).unwrap();
+        plan.project_velocities(&sys, &mut sparse, &dofs, 0.0).unwrap();
+        // The same least-norm corrections by two factorisations: round-off apart (the
+        // positions to the 1e-12 m tolerance both iterate to, the velocities relative 1e-10).
+        for ((_, d), (_, s)) in dense.iter().zip(sparse.iter()) {
+            assert!((d.position - s.position).amax() < 1e-11, "{} vs {}", d.position, s.position);
+            assert!((d.linvel - s.linvel).amax() < 1e-10, "{} vs {}", d.linvel, s.linvel);
+            assert!((d.angvel - s.angvel).amax() < 1e-10);
+        }
+        let (phi, _) = sys.constraints(&sparse, &dofs);
+        assert!(phi.amax() <= 1e-12);
+    }
+}

@@ -60,7 +60,7 @@ pub fn solve_banded(k: &SparseSaddle, rhs: &DVector<f64>) -> Result<DVector<f64>
     for (u, v) in rhs.iter().enumerate() {
         b[position[u]] = *v;
     }
-    let mut pivots = vec![0; n];
+    let mut pivots = Vec::with_capacity(n);
     for col in 0..n {
         let last_row = (col + kl).min(n - 1);
         let p = (col..=last_row)
@@ -70,7 +70,7 @@ pub fn solve_banded(k: &SparseSaddle, rhs: &DVector<f64>) -> Result<DVector<f64>
         if piv == 0.0 || !piv.is_finite() {
             return Err(LinearError::Singular);
         }
-        pivots[col] = p;
+        pivots.push(p);
         let last = band.last_col(col);
         if p != col {
             for j in col..=last {
@@ -91,20 +91,18 @@ pub fn solve_banded(k: &SparseSaddle, rhs: &DVector<f64>) -> Result<DVector<f64>
         }
     }
     // Forward: the interchanges and L, step by step as the factorisation took them.
-    for col in 0..n {
-        b.swap(col, pivots[col]);
-        let bc = b[col];
-        for i in col + 1..=(col + kl).min(n - 1) {
-            b[i] -= band.data[band.at(i, col)] * bc;
+    for (col, &p) in pivots.iter().enumerate() {
+        b.swap(col, p);
+        let (head, tail) = b.split_at_mut(col + 1);
+        let bc = head[col];
+        for (k, bi) in tail.iter_mut().take(kl).enumerate() {
+            *bi -= band.data[band.at(col + 1 + k, col)] * bc;
         }
     }
     // Backward: U, whose rows reach `kl + ku` past the diagonal.
     for i in (0..n).rev() {
-        let mut s = b[i];
-        for j in i + 1..=band.last_col(i) {
-            s -= band.data[band.at(i, j)] * b[j];
-        }
-        b[i] = s / band.data[band.at(i, i)];
+        let s: f64 = (i + 1..=band.last_col(i)).map(|j| band.data[band.at(i, j)] * b[j]).sum();
+        b[i] = (b[i] - s) / band.data[band.at(i, i)];
     }
     Ok(DVector::from_iterator(n, position.iter().map(|&p| b[p])))
 }

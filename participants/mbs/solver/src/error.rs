@@ -69,6 +69,10 @@ pub enum MbsError {
     /// Jacobian (or none at the current state).
     #[error("the Jacobian policy `analytical` needs an analytical Jacobian of every force element; {} give none (use policy `hybrid` or `auto` to difference them)", .0.join(", "))]
     NoAnalyticalJacobian(Vec<String>),
+    /// The linear solver named in the solver file cannot solve this system (not a chain for
+    /// `block_tridiagonal`, no convergence for `block_gauss_seidel`).
+    #[error(transparent)]
+    LinearSolver(#[from] crate::solver::linear::LinearError),
     /// Added-mass coefficients refused (shape, handle, symmetry, positive definiteness).
     #[error(transparent)]
     AddedMass(#[from] AddedMassError),

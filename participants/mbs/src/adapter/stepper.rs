@@ -77,6 +77,9 @@ impl Stepper {
         if let Some(line) = self.integrator.jacobian_stats().and_then(|s| s.summary()) {
             log::debug!("{line}");
         }
+        if let Some(linear) = self.integrator.linear_stats() {
+            log::debug!("{linear}");
+        }
         let Some(report) = self.integrator.jacobian_report() else { return };
         if self.last_verify_time == Some(report.time) {
             return;

@@ -1,13 +1,14 @@
 //! The solver file's `solver:` block: which linear solver takes the Newton saddle system.
-//! Our names (`auto`, `dense`, `sparse`) and Chrono's `solver.type` names that mean the
-//! same; Chrono's other solvers are read with a warning that says what runs instead.
+//! Our names (`auto`, `dense`, `banded`, `block_tridiagonal`, `sparse`, `block_gauss_seidel`)
+//! and Chrono's `solver.type` names that mean the same; Chrono's other solvers are read with
+//! a warning that says what runs instead and lists ours.
 
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use tidelink_adapter_core::diagnostics::Diagnostics;
 use tidelink_adapter_core::spec::YamlLines;
-use tidelink_mbs_solver::solver::linear::LinearSolverKind;
+use tidelink_mbs_solver::solver::linear::{LinearSolverKind, GS_MAX_SWEEPS, GS_TOLERANCE};
 
 /// `solver: {type: ..., ...}`: the type, and Chrono's tuning keys of its iterative solvers
 /// (`max_iterations`, `tolerance`, `enable_diagonal_preconditioner`, …), which direct
@@ -51,12 +52,14 @@ pub(crate) fn linear_solver(
     if !e.rest.is_empty() {
         let keys: Vec<String> = e.rest.keys().map(|k| format!("`{k}`")).collect();
         let first = e.rest.keys().next().map(|k| format!("solver.{k}")).unwrap_or_default();
+        let why = if kind == LinearSolverKind::BlockGaussSeidel {
+            format!("`block_gauss_seidel` sweeps to a relative residual of {GS_TOLERANCE:e}, at most {GS_MAX_SWEEPS} sweeps")
+        } else {
+            format!("the `{kind}` solver here is direct")
+        };
         d.warning(
             lines.loc(&first),
-            format!(
-                "{} accepted but ignored: tuning of Chrono's iterative solvers; the `{kind}` solver here is direct",
-                keys.join(", ")
-            ),
+            format!("{} accepted but ignored: tuning of Chrono's iterative solvers; {why}", keys.join(", ")),
         );
     }
     Ok(kind)
@@ -73,10 +76,10 @@ fn chrono_name(name: &str, lines: &YamlLines, d: &mut Diagnostics) -> Result<Lin
         d.warning(at, format!("solver `{name}` is read as `sparse` (sparse LU with a fill-reducing ordering): the same direct solution to round-off"));
         Ok(LinearSolverKind::SparseLu)
     } else if is(CHRONO_KRYLOV) {
-        d.warning(at, format!("solver `{name}` (Chrono's Krylov iteration) is not available: the Newton system is solved directly with `auto`, the solution the iteration converges to"));
+        d.warning(at, format!("solver `{name}` (Chrono's Krylov iteration) is not available: the Newton system is solved directly with `auto`, the solution the iteration converges to (ours: {})", LinearSolverKind::NAMES.join(", ")));
         Ok(LinearSolverKind::Auto)
     } else if is(CHRONO_VI) {
-        d.warning(at, format!("solver `{name}` (Chrono's solver for contact, NSC) is read as `auto`: there is no contact model, and the Newton system is solved directly"));
+        d.warning(at, format!("solver `{name}` (Chrono's solver for contact, NSC) is read as `auto`: there is no contact model, and the Newton system is solved directly (ours: {}; `block_gauss_seidel` iterates per body)", LinearSolverKind::NAMES.join(", ")));
         Ok(LinearSolverKind::Auto)
     } else {
         d.error(

@@ -483,6 +483,10 @@ mod tests {
             ("solver:\n  type: SPARSE_LU\n", LinearSolverKind::SparseLu, 0),
             ("solver:\n  type: MUMPS\n", LinearSolverKind::SparseLu, 1),
             ("solver:\n  type: GMRES\n  max_iterations: 100\n", LinearSolverKind::Auto, 2),
+            ("solver:\n  type: banded\n", LinearSolverKind::Banded, 0),
+            ("solver:\n  type: Block_Tridiagonal\n", LinearSolverKind::BlockTridiagonal, 0),
+            ("solver:\n  type: block_gauss_seidel\n  tolerance: 1e-8\n", LinearSolverKind::BlockGaussSeidel, 1),
+            ("solver:\n  type: component\n", LinearSolverKind::BlockGaussSeidel, 0),
         ] {
             let (s, w) = parse_str(&format!("{base}{entry}"), Path::new("s.yaml")).unwrap();
             assert_eq!((s.linear_solver, w.0.len()), (kind, warnings), "{entry}: {w}");
@@ -491,7 +495,7 @@ mod tests {
         assert!(w.to_string().starts_with("s.yaml:4: warning: solver `MUMPS` is read as `sparse`"), "{w}");
         let e = parse_str(&format!("{base}solver:\n  type: cholesky\n"), Path::new("s.yaml")).unwrap_err().to_string();
         assert!(
-            e.starts_with("s.yaml:4: error: linear solver `cholesky` is unknown: give one of auto, dense, sparse"),
+            e.starts_with("s.yaml:4: error: linear solver `cholesky` is unknown: give one of auto, dense, banded, block_tridiagonal, sparse, block_gauss_seidel"),
             "{e}"
         );
     }

@@ -12,7 +12,7 @@ use crate::dynamics::force_element::{ForceElement, ForceElementSet};
 use crate::dynamics::joint::JointSet;
 use crate::error::MbsError;
 use crate::solver::jacobian::dependencies::Dependencies;
-use crate::solver::jacobian::numerical::{columns_of, forward_differences, rows_of, Source};
+use crate::solver::jacobian::numerical::{columns_of, forward_differences, rows_of, Entry, Source};
 use crate::solver::jacobian::{JacobianPolicy, JacobianStats, COMPRESSION_THRESHOLD};
 use nalgebra::{DMatrix, DVector, UnitQuaternion, Vector3};
 use std::collections::BTreeSet;
@@ -280,8 +280,8 @@ impl System<'_> {
         Ok((k, c, stats))
     }
 
-    /// The Jacobians by a resolved policy; with `strict`, the elements that gave no block are
-    /// listed instead of differenced.
+    /// The Jacobians by a resolved policy, dense; with `strict`, the elements that gave no
+    /// block are listed instead of differenced.
     fn differentiate(
         &self,
         bodies: &BodySet,
@@ -290,7 +290,49 @@ impl System<'_> {
         strict: bool,
     ) -> (DMatrix<f64>, DMatrix<f64>, JacobianStats, Vec<String>) {
         let n = dofs.n;
-        let mut stats = JacobianStats { policy: resolved, ..JacobianStats::default() };
+        let mut parts = self.jacobian_parts(bodies, dofs, resolved, strict);
+        let mut stiffness = DMatrix::zeros(n, n);
+        let mut damping = DMatrix::zeros(n, n);
+        for (target, analytic, numeric) in
+            [(&mut stiffness, &parts.analytic_k, &parts.numeric_k), (&mut damping, &parts.analytic_c, &parts.numeric_c)]
+        {
+            for &(r, c, v) in analytic {
+                target[(r, c)] += v;
+            }
+            for &(r, c, v) in numeric {
+                if v == 0.0 {
+                    continue;
+                }
+                if target[(r, c)] == 0.0 {
+                    target[(r, c)] = v;
+                } else {
+                    parts.stats.overridden += 1;
+                }
+            }
+        }
+        (stiffness, damping, parts.stats, parts.missing)
+    }
+
+    /// The Jacobians' pieces by a resolved policy, before they are summed: analytical blocks
+    /// first (bodies' gyroscopic terms and every element that gives one, entries below
+    /// [`COMPRESSION_THRESHOLD`] dropped), then coloured forward differences of the rest
+    /// (`numerical`: of the whole of `Q`). With `strict`, the elements that gave no block are
+    /// listed instead of differenced.
+    pub(crate) fn jacobian_parts(
+        &self,
+        bodies: &BodySet,
+        dofs: &DofMap,
+        resolved: JacobianPolicy,
+        strict: bool,
+    ) -> JacobianParts {
+        let mut parts = JacobianParts {
+            analytic_k: Vec::new(),
+            analytic_c: Vec::new(),
+            numeric_k: Vec::new(),
+            numeric_c: Vec::new(),
+            stats: JacobianStats { policy: resolved, ..JacobianStats::default() },
+            missing: Vec::new(),
+        };
         if resolved == JacobianPolicy::Numerical {
             let mut sources: Vec<Source> = bodies
                 .iter()
@@ -308,63 +350,71 @@ impl System<'_> {
                 })
                 .collect();
             sources.extend(self.forces.iter_with_dependencies().map(|(e, deps)| element_source(e, deps, dofs)));
-            stats.numerical_elements = self.forces.len();
+            parts.stats.numerical_elements = self.forces.len();
             let d = forward_differences(&sources, bodies, dofs);
-            stats.perturbations = d.perturbations;
-            return (d.k, d.c, stats, Vec::new());
+            parts.stats.perturbations = d.perturbations;
+            (parts.numeric_k, parts.numeric_c) = (d.k, d.c);
+            return parts;
         }
-        let mut stiffness = DMatrix::zeros(n, n);
-        let mut damping = DMatrix::zeros(n, n);
         // Bodies: the gyroscopic term's derivative in ω (analytical).
         for (h, b) in bodies.iter() {
             if let Some(o) = dofs.offset(h) {
                 let iw = b.inertia_world();
                 let d = -(b.angvel.cross_matrix() * iw - (iw * b.angvel).cross_matrix());
-                damping.view_mut((o + 3, o + 3), (3, 3)).copy_from(&d);
+                for i in 0..3 {
+                    for j in 0..3 {
+                        parts.analytic_c.push((o + 3 + i, o + 3 + j, d[(i, j)]));
+                    }
+                }
             }
         }
         let mut sources = Vec::new();
-        let mut missing = Vec::new();
         for (e, deps) in self.forces.iter_with_dependencies() {
             match e.jacobian(bodies) {
                 Some((k, c)) => {
                     let cols = dofs.columns(e.bodies());
                     for &(li, gi) in &cols {
                         for &(lj, gj) in &cols {
-                            for (target, block) in [(&mut stiffness, &k), (&mut damping, &c)] {
+                            for (target, block) in [(&mut parts.analytic_k, &k), (&mut parts.analytic_c, &c)] {
                                 let v = block[(li, lj)];
                                 if v.abs() < COMPRESSION_THRESHOLD {
-                                    stats.compressed += usize::from(v != 0.0);
+                                    parts.stats.compressed += usize::from(v != 0.0);
                                 } else {
-                                    target[(gi, gj)] += v;
+                                    target.push((gi, gj, v));
                                 }
                             }
                         }
                     }
                 }
-                None if strict => missing.push(format!("`{}`", e.name())),
+                None if strict => parts.missing.push(format!("`{}`", e.name())),
                 None => sources.push(element_source(e, deps, dofs)),
             }
         }
         if !sources.is_empty() {
-            stats.numerical_elements = sources.len();
+            parts.stats.numerical_elements = sources.len();
             let d = forward_differences(&sources, bodies, dofs);
-            stats.perturbations = d.perturbations;
-            for (target, numeric) in [(&mut stiffness, &d.k), (&mut damping, &d.c)] {
-                for (t, v) in target.iter_mut().zip(numeric.iter()) {
-                    if *v == 0.0 {
-                        continue;
-                    }
-                    if *t == 0.0 {
-                        *t = *v;
-                    } else {
-                        stats.overridden += 1;
-                    }
-                }
-            }
+            parts.stats.perturbations = d.perturbations;
+            (parts.numeric_k, parts.numeric_c) = (d.k, d.c);
         }
-        (stiffness, damping, stats, missing)
+        parts
     }
+}
+
+/// The Jacobians `∂Q/∂q` and `∂Q/∂v` as entries before summation: analytical ones add up,
+/// differenced ones fill only positions whose analytical sum is zero.
+pub(crate) struct JacobianParts {
+    /// Analytical entries of `∂Q/∂q` (repeated positions add).
+    pub analytic_k: Vec<Entry>,
+    /// Analytical entries of `∂Q/∂v`.
+    pub analytic_c: Vec<Entry>,
+    /// Differenced entries of `∂Q/∂q` (each position once).
+    pub numeric_k: Vec<Entry>,
+    /// Differenced entries of `∂Q/∂v`.
+    pub numeric_c: Vec<Entry>,
+    /// How they were obtained.
+    pub stats: JacobianStats,
+    /// Elements without an analytical block under the strict policy.
+    pub missing: Vec<String>,
 }
 
 /// A force element as a differenced source: its bodies' rows, its declared columns.

@@ -21,11 +21,11 @@ use crate::solver::integrator::{Integrator, Mechanism};
 use crate::solver::jacobian::verify::{verify_due, VerifyReport};
 use crate::solver::jacobian::JacobianOptions;
 use crate::solver::jacobian::JacobianStats;
-use crate::solver::linear::solve_saddle_with;
 use crate::solver::linear::LinearSolverKind;
 use crate::solver::newton::elements_named;
+use crate::solver::newton_system::{constraint_terms, LinearPlan, LinearStats, MassOp, NewtonAssembly, NewtonMatrix};
 use crate::state::IntegratorHistory;
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DVector;
 
 /// Armijo's sufficient-decrease constant.
 pub const ARMIJO_C: f64 = 1e-4;
@@ -60,6 +60,8 @@ pub struct Bdf {
     /// The scaled multipliers `μ = β h λ` of the last converged step (what the step's
     /// derivative, [`crate::derivatives`], needs besides the end state).
     multipliers: DVector<f64>,
+    /// Which linear solver ran last.
+    linear: Option<LinearStats>,
 }
 
 impl Bdf {
@@ -87,6 +89,7 @@ impl Bdf {
             stats: None,
             halvings: 0,
             multipliers: DVector::zeros(0),
+            linear: None,
         }
     }
     /// The order in use.
@@ -146,14 +149,17 @@ impl Integrator for Bdf {
             set_velocities(&mut b, &dofs, v1);
             b
         };
-        let residual = |b: &BodySet, v1: &DVector<f64>, mu: &DVector<f64>, mass: &DMatrix<f64>| {
-            let (phi, phi_q) = sys.constraints(b, &dofs);
+        let plan = LinearPlan::new(self.linear_solver, &sys, bodies, &dofs, added);
+        let dense = plan.dense();
+        let residual = |b: &BodySet, v1: &DVector<f64>, mu: &DVector<f64>, mass: MassOp| {
+            let (phi, phi_q_mu) = constraint_terms(&sys, b, &dofs, mu, dense);
             let q = sys.forces(b, &dofs);
-            let rv = mass * (v1 - &vhat) - q * bh + phi_q.transpose() * mu;
+            let rv = mass.mul(&(v1 - &vhat)) - q * bh + phi_q_mu;
             let mut r = DVector::zeros(n + m);
             r.rows_mut(0, n).copy_from(&rv);
             r.rows_mut(n, m).copy_from(&(&phi / bh));
-            let scaled: f64 = (0..n).map(|i| (r[i] / mass[(i, i)].max(f64::MIN_POSITIVE)).powi(2)).sum::<f64>()
+            let diag = mass.diagonal();
+            let scaled: f64 = (0..n).map(|i| (r[i] / diag[i].max(f64::MIN_POSITIVE)).powi(2)).sum::<f64>()
                 + r.rows(n, m).norm_squared();
             Residual { r, merit: 0.5 * scaled, phi_max: phi.amax() }
         };
@@ -165,26 +171,28 @@ impl Integrator for Bdf {
         let mut last_phi = 0.0;
         for _ in 0..self.max_iterations {
             let tb = trial(&v1);
-            let asm = sys.assemble_full(&tb, &dofs, added, self.jacobian.policy)?;
-            self.stats = Some(asm.stats);
-            let res = residual(&tb, &v1, &mu, &asm.mass);
-            let jac = &asm.mass - &asm.damping * bh - &asm.stiffness * (bh * bh);
+            let asm = NewtonAssembly::new(&plan, &sys, &tb, &dofs, added, self.jacobian.policy)?;
+            self.stats = Some(asm.stats());
+            let res = residual(&tb, &v1, &mu, asm.mass());
+            let newton = match &asm {
+                NewtonAssembly::Dense(a) => NewtonMatrix::Dense(
+                    &a.mass - &a.damping * bh - &a.stiffness * (bh * bh),
+                    a.phi_q.transpose(),
+                    a.phi_q.clone(),
+                ),
+                NewtonAssembly::Sparse(a) => NewtonMatrix::Sparse(a.newton(bh, bh * bh, 1.0)),
+            };
             let f = -res.r.rows(0, n);
             let g = -res.r.rows(n, m);
-            let (dv, dmu) = solve_saddle_with(
-                self.linear_solver,
-                &jac,
-                &asm.phi_q.transpose(),
-                &asm.phi_q,
-                &f.into_owned(),
-                &g.into_owned(),
-            )
-            .ok_or_else(|| bad(&base, self.time))?;
+            let (sol, linear) =
+                plan.solve(newton.saddle(), &f.into_owned(), &g.into_owned(), || bad(&base, self.time))?;
+            self.linear = Some(linear);
+            let (dv, dmu) = (sol.x, sol.y);
             let mut s = 1.0;
             let mut next = None;
             for k in 0..=self.max_halvings {
                 let (v_try, mu_try) = (&v1 + &dv * s, &mu + &dmu * s);
-                let r1 = residual(&trial(&v_try), &v_try, &mu_try, &asm.mass);
+                let r1 = residual(&trial(&v_try), &v_try, &mu_try, asm.mass());
                 let ok = r1.merit.is_finite() && r1.merit <= (1.0 - 2.0 * ARMIJO_C * s) * res.merit;
                 if ok || k == self.max_halvings {
                     next = Some((v_try, mu_try, r1));
@@ -230,6 +238,9 @@ impl Integrator for Bdf {
 
     fn jacobian_stats(&self) -> Option<&JacobianStats> {
         self.stats.as_ref()
+    }
+    fn linear_stats(&self) -> Option<&LinearStats> {
+        self.linear.as_ref()
     }
     fn jacobian_report(&self) -> Option<&VerifyReport> {
         self.report.as_ref()

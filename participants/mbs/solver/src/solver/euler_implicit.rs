@@ -14,9 +14,9 @@ use crate::solver::integrator::{Integrator, Mechanism};
 use crate::solver::jacobian::verify::{verify_due, VerifyReport};
 use crate::solver::jacobian::JacobianOptions;
 use crate::solver::jacobian::JacobianStats;
-use crate::solver::linear::solve_saddle_with;
 use crate::solver::linear::LinearSolverKind;
 use crate::solver::newton::{elements_named, project_positions};
+use crate::solver::newton_system::{LinearPlan, LinearStats, NewtonAssembly, NewtonMatrix};
 use crate::state::IntegratorHistory;
 
 /// The linearized implicit Euler integrator.
@@ -35,6 +35,8 @@ pub struct LinearizedImplicitEuler {
     report: Option<VerifyReport>,
     /// What the last assembly of the Jacobians did.
     stats: Option<JacobianStats>,
+    /// Which linear solver ran last.
+    linear: Option<LinearStats>,
 }
 
 impl LinearizedImplicitEuler {
@@ -48,6 +50,7 @@ impl LinearizedImplicitEuler {
             steps: 0,
             report: None,
             stats: None,
+            linear: None,
         }
     }
 }
@@ -75,19 +78,37 @@ impl Integrator for LinearizedImplicitEuler {
         let (sys, dofs) = mech.assembly(bodies);
         self.verify_if_due(&sys, bodies, &dofs);
         let added = mech.added_mass;
-        let asm = sys.assemble_full(bodies, &dofs, added, self.jacobian.policy)?;
-        self.stats = Some(asm.stats);
+        let plan = LinearPlan::new(self.linear_solver, &sys, bodies, &dofs, added);
+        let asm = NewtonAssembly::new(&plan, &sys, bodies, &dofs, added, self.jacobian.policy)?;
+        self.stats = Some(asm.stats());
         let v0 = velocities(bodies, &dofs);
-        let a = &asm.mass - &asm.damping * dt - &asm.stiffness * (dt * dt);
-        let f = &asm.mass * &v0 + &asm.forces * dt - &asm.damping * &v0 * dt;
-        let g = -&asm.phi / dt;
+        let (newton, f) = match &asm {
+            NewtonAssembly::Dense(asm) => (
+                NewtonMatrix::Dense(
+                    &asm.mass - &asm.damping * dt - &asm.stiffness * (dt * dt),
+                    asm.phi_q.transpose(),
+                    asm.phi_q.clone(),
+                ),
+                &asm.mass * &v0 + &asm.forces * dt - &asm.damping * &v0 * dt,
+            ),
+            NewtonAssembly::Sparse(asm) => (
+                NewtonMatrix::Sparse(asm.newton(dt, dt * dt, 1.0)),
+                asm.mass.mul(&v0) + &asm.forces * dt - asm.damping.mul(&v0) * dt,
+            ),
+        };
+        let g = -asm.phi() / dt;
         let bad = || MbsError::NonFiniteNewtonStep { time: self.time, elements: elements_named(&sys, bodies, &dofs) };
-        let (v1, _) =
-            solve_saddle_with(self.linear_solver, &a, &asm.phi_q.transpose(), &asm.phi_q, &f, &g).ok_or_else(bad)?;
+        let (sol, linear) = plan.solve(newton.saddle(), &f, &g, bad)?;
+        self.linear = Some(linear);
+        let v1 = sol.x;
         displace(bodies, &dofs, &(&v1 * dt));
         set_velocities(bodies, &dofs, &v1);
         let tol = if self.constraint_tolerance > 0.0 { self.constraint_tolerance } else { 1e-12 };
-        project_positions(&sys, bodies, &dofs, tol, 20, self.time)?;
+        if plan.dense() {
+            project_positions(&sys, bodies, &dofs, tol, 20, self.time)?;
+        } else {
+            plan.project_positions(&sys, bodies, &dofs, tol, 20, self.time)?;
+        }
         for (h, b) in bodies.iter() {
             let finite = b.position.iter().chain(b.linvel.iter()).chain(b.angvel.iter()).all(|x| x.is_finite())
                 && b.orientation.coords.iter().all(|x| x.is_finite());
@@ -102,6 +123,9 @@ impl Integrator for LinearizedImplicitEuler {
 
     fn jacobian_stats(&self) -> Option<&JacobianStats> {
         self.stats.as_ref()
+    }
+    fn linear_stats(&self) -> Option<&LinearStats> {
+        self.linear.as_ref()
     }
     fn jacobian_report(&self) -> Option<&VerifyReport> {
         self.report.as_ref()

@@ -18,15 +18,16 @@ use crate::added_mass::AddedMass;
 use crate::dynamics::body_set::BodySet;
 use crate::error::MbsError;
 use crate::solver::assembly::{displace, set_velocities, velocities, DofMap, System};
+use crate::solver::assembly_sparse::saddle;
 use crate::solver::integrator::{Integrator, Mechanism};
 use crate::solver::jacobian::verify::{verify_due, VerifyReport};
 use crate::solver::jacobian::JacobianOptions;
 use crate::solver::jacobian::JacobianStats;
-use crate::solver::linear::solve_saddle_with;
-use crate::solver::linear::LinearSolverKind;
+use crate::solver::linear::{LinearSolverKind, Saddle};
 use crate::solver::newton::{elements_named, project_velocities};
+use crate::solver::newton_system::{constraint_terms, LinearPlan, LinearStats, MassOp, NewtonAssembly, NewtonMatrix};
 use crate::state::IntegratorHistory;
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DVector;
 
 /// Chrono's default α for hydrodynamics.
 pub const DEFAULT_ALPHA: f64 = -0.2;
@@ -55,6 +56,8 @@ pub struct Hht {
     report: Option<VerifyReport>,
     /// What the last assembly of the Jacobians did.
     stats: Option<JacobianStats>,
+    /// Which linear solver ran last.
+    linear: Option<LinearStats>,
     history: IntegratorHistory,
     started: bool,
 }
@@ -72,6 +75,7 @@ impl Default for Hht {
             steps: 0,
             report: None,
             stats: None,
+            linear: None,
             history: IntegratorHistory::default(),
             started: false,
         }
@@ -116,17 +120,27 @@ impl Hht {
         bodies: &BodySet,
         dofs: &DofMap,
         added: Option<&AddedMass>,
+        plan: &LinearPlan,
     ) -> Result<(), MbsError> {
-        let (phi, phi_q) = sys.constraints(bodies, dofs);
         let q = sys.forces(bodies, dofs);
-        let m = sys.mass_with(bodies, dofs, added)?;
-        let (a, l) =
-            solve_saddle_with(self.linear_solver, &m, &phi_q.transpose(), &phi_q, &q, &DVector::zeros(phi.len()))
-                .ok_or_else(|| MbsError::NonFiniteNewtonStep {
-                    time: self.history.time,
-                    elements: elements_named(sys, bodies, dofs),
-                })?;
-        self.history.residual = (phi_q.transpose() * &l - q).as_slice().to_vec();
+        let bad =
+            || MbsError::NonFiniteNewtonStep { time: self.history.time, elements: elements_named(sys, bodies, dofs) };
+        let (a, l) = if plan.dense() {
+            let (phi, phi_q) = sys.constraints(bodies, dofs);
+            let m = sys.mass_with(bodies, dofs, added)?;
+            let bt = phi_q.transpose();
+            let (s, _) =
+                plan.solve(Saddle::Dense { a: &m, bt: &bt, c: &phi_q }, &q, &DVector::zeros(phi.len()), bad)?;
+            (s.x, s.y)
+        } else {
+            let (phi, phi_q) = sys.constraints_sparse(bodies, dofs);
+            let m = sys.mass_sparse(bodies, dofs, added)?;
+            let k = saddle(&m, &[], 1.0, &phi_q);
+            let (s, _) = plan.solve(Saddle::Sparse(&k), &q, &DVector::zeros(phi.len()), bad)?;
+            (s.x, s.y)
+        };
+        let (_, phi_q_l) = constraint_terms(sys, bodies, dofs, &l, plan.dense());
+        self.history.residual = (phi_q_l - q).as_slice().to_vec();
         self.history.accelerations = a.as_slice().to_vec();
         self.history.multipliers = l.as_slice().to_vec();
         self.started = true;
@@ -166,21 +180,24 @@ impl Integrator for Hht {
         self.verify_if_due(&sys, bodies, &dofs);
         let added = mech.added_mass;
         let m = mech.joints.equations();
+        let plan = LinearPlan::new(self.linear_solver, &sys, bodies, &dofs, added);
+        let dense = plan.dense();
         if !self.started || self.history.accelerations.len() != dofs.n || self.history.multipliers.len() != m {
-            self.start(&sys, bodies, &dofs, added)?;
+            self.start(&sys, bodies, &dofs, added, &plan)?;
         }
         let (gamma, beta) = self.coefficients();
         let alpha = self.alpha;
         let r0 = DVector::from_column_slice(&self.history.residual);
         let base = bodies.clone();
-        let residual = |b: &BodySet, a: &DVector<f64>, l: &DVector<f64>, mass: &DMatrix<f64>| {
-            let (phi, phi_q) = sys.constraints(b, &dofs);
+        let residual = |b: &BodySet, a: &DVector<f64>, l: &DVector<f64>, mass: MassOp| {
+            let (phi, phi_q_l) = constraint_terms(&sys, b, &dofs, l, dense);
             let q = sys.forces(b, &dofs);
-            let r1 = mass * a + (phi_q.transpose() * l - q) * (1.0 + alpha) - &r0 * alpha;
+            let r1 = mass.mul(a) + (phi_q_l - q) * (1.0 + alpha) - &r0 * alpha;
             let mut r = DVector::zeros(dofs.n + m);
             r.rows_mut(0, dofs.n).copy_from(&r1);
             r.rows_mut(dofs.n, m).copy_from(&(&phi / (beta * h * h)));
-            let scaled: f64 = (0..dofs.n).map(|i| (r[i] / mass[(i, i)].max(f64::MIN_POSITIVE)).powi(2)).sum::<f64>()
+            let diag = mass.diagonal();
+            let scaled: f64 = (0..dofs.n).map(|i| (r[i] / diag[i].max(f64::MIN_POSITIVE)).powi(2)).sum::<f64>()
                 + r.rows(dofs.n, m).norm_squared();
             Residual { r, merit: 0.5 * scaled, phi_max: phi.amax() }
         };
@@ -190,25 +207,36 @@ impl Integrator for Hht {
         let mut last_phi = 0.0;
         for _ in 0..self.max_iterations {
             let trial = self.trial(&base, &dofs, &a, h);
-            let asm = sys.assemble_full(&trial, &dofs, added, self.jacobian.policy)?;
-            self.stats = Some(asm.stats);
-            let res = residual(&trial, &a, &l, &asm.mass);
-            let jac = &asm.mass - (&asm.stiffness * (beta * h * h) + &asm.damping * (gamma * h)) * (1.0 + alpha);
-            let bt = asm.phi_q.transpose() * (1.0 + alpha);
+            let asm = NewtonAssembly::new(&plan, &sys, &trial, &dofs, added, self.jacobian.policy)?;
+            self.stats = Some(asm.stats());
+            let res = residual(&trial, &a, &l, asm.mass());
+            let newton = match &asm {
+                NewtonAssembly::Dense(asm) => NewtonMatrix::Dense(
+                    &asm.mass - (&asm.stiffness * (beta * h * h) + &asm.damping * (gamma * h)) * (1.0 + alpha),
+                    asm.phi_q.transpose() * (1.0 + alpha),
+                    asm.phi_q.clone(),
+                ),
+                NewtonAssembly::Sparse(asm) => NewtonMatrix::Sparse(asm.newton(
+                    gamma * h * (1.0 + alpha),
+                    beta * h * h * (1.0 + alpha),
+                    1.0 + alpha,
+                )),
+            };
             let f = -res.r.rows(0, dofs.n);
             let g = -res.r.rows(dofs.n, m);
-            let (da, dl) =
-                solve_saddle_with(self.linear_solver, &jac, &bt, &asm.phi_q, &f.into_owned(), &g.into_owned())
-                    .ok_or_else(|| MbsError::NonFiniteNewtonStep {
-                        time: self.history.time,
-                        elements: elements_named(&sys, &base, &dofs),
-                    })?;
+            let bad = || MbsError::NonFiniteNewtonStep {
+                time: self.history.time,
+                elements: elements_named(&sys, &base, &dofs),
+            };
+            let (sol, linear) = plan.solve(newton.saddle(), &f.into_owned(), &g.into_owned(), bad)?;
+            self.linear = Some(linear);
+            let (da, dl) = (sol.x, sol.y);
             let mut s = 1.0;
             let mut next = None;
             for k in 0..=MAX_HALVINGS {
                 let (a1, l1) = (&a + &da * s, &l + &dl * s);
                 let tb = self.trial(&base, &dofs, &a1, h);
-                let r1 = residual(&tb, &a1, &l1, &asm.mass);
+                let r1 = residual(&tb, &a1, &l1, asm.mass());
                 let ok = r1.merit <= (1.0 - 2.0 * ARMIJO_C * s) * res.merit;
                 if ok || k == MAX_HALVINGS {
                     next = Some((a1, l1, r1));
@@ -234,10 +262,14 @@ impl Integrator for Hht {
             });
         }
         *bodies = self.trial(&base, &dofs, &a, h);
-        project_velocities(&sys, bodies, &dofs, self.history.time)?;
-        let (_, phi_q) = sys.constraints(bodies, &dofs);
+        if dense {
+            project_velocities(&sys, bodies, &dofs, self.history.time)?;
+        } else {
+            plan.project_velocities(&sys, bodies, &dofs, self.history.time)?;
+        }
+        let (_, phi_q_l) = constraint_terms(&sys, bodies, &dofs, &l, dense);
         let q = sys.forces(bodies, &dofs);
-        self.history.residual = (phi_q.transpose() * &l - q).as_slice().to_vec();
+        self.history.residual = (phi_q_l - q).as_slice().to_vec();
         self.history.accelerations = a.as_slice().to_vec();
         self.history.multipliers = l.as_slice().to_vec();
         self.history.time += h;
@@ -254,6 +286,9 @@ impl Integrator for Hht {
 
     fn jacobian_stats(&self) -> Option<&JacobianStats> {
         self.stats.as_ref()
+    }
+    fn linear_stats(&self) -> Option<&LinearStats> {
+        self.linear.as_ref()
     }
     fn jacobian_report(&self) -> Option<&VerifyReport> {
         self.report.as_ref()

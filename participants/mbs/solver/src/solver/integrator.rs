@@ -73,6 +73,11 @@ pub trait Integrator: Send {
     fn jacobian_stats(&self) -> Option<&JacobianStats> {
         None
     }
+    /// Which linear solver ran on the last Newton system, for the caller's debug log; `None`
+    /// for schemes that solve none.
+    fn linear_stats(&self) -> Option<&crate::solver::newton_system::LinearStats> {
+        None
+    }
     /// The last verification of the analytical Jacobians (the solver file's
     /// `jacobian.verify`), if the integrator ran one.
     fn jacobian_report(&self) -> Option<&VerifyReport> {

@@ -5,6 +5,7 @@
 //! (HHT-α, linearized implicit Euler, Newton backward Euler and BDF2, semi-implicit Euler).
 
 pub mod assembly;
+pub mod assembly_sparse;
 pub mod bdf;
 pub mod colouring;
 pub mod euler_implicit;
@@ -13,3 +14,5 @@ pub mod integrator;
 pub mod jacobian;
 pub mod linear;
 pub mod newton;
+pub mod newton_system;
+pub mod topology;

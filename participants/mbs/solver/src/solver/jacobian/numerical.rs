@@ -12,7 +12,7 @@ use crate::dynamics::body_set::{BodyHandle, BodySet};
 use crate::solver::assembly::{displace, set_velocities, velocities, DofMap};
 use crate::solver::colouring::colour_columns;
 use crate::solver::jacobian::dependencies::Dependencies;
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DVector;
 use std::collections::BTreeSet;
 
 /// Step of the forward differences (m, rad, m/s, rad/s): near the square root of the machine
@@ -60,12 +60,16 @@ pub(crate) fn columns_of(
     (pos, vel)
 }
 
-/// The differenced Jacobians and how many perturbed evaluations they took.
+/// An entry `(row, column, value)` of a Jacobian over the coordinates.
+pub(crate) type Entry = (usize, usize, f64);
+
+/// The differenced Jacobians (as entries, each position once, so that a sparse assembly
+/// never holds an `n × n` array) and how many perturbed evaluations they took.
 pub(crate) struct Differences {
     /// `∂Q/∂q` of the sources.
-    pub k: DMatrix<f64>,
+    pub k: Vec<Entry>,
     /// `∂Q/∂v` of the sources.
-    pub c: DMatrix<f64>,
+    pub c: Vec<Entry>,
     /// Perturbed evaluations (colours of both kinds).
     pub perturbations: usize,
 }
@@ -80,7 +84,7 @@ pub(crate) fn forward_differences(sources: &[Source], bodies: &BodySet, dofs: &D
     };
     let base = eval(bodies);
     let v0 = velocities(bodies, dofs);
-    let mut out = Differences { k: DMatrix::zeros(n, n), c: DMatrix::zeros(n, n), perturbations: 0 };
+    let mut out = Differences { k: Vec::new(), c: Vec::new(), perturbations: 0 };
     for velocity in [false, true] {
         let mut pattern = vec![BTreeSet::new(); n];
         for s in sources {
@@ -105,7 +109,7 @@ pub(crate) fn forward_differences(sources: &[Source], bodies: &BodySet, dofs: &D
             let target = if velocity { &mut out.c } else { &mut out.k };
             for (r, cols) in pattern.iter().enumerate() {
                 if let Some(&col) = cols.iter().find(|c| d[**c] != 0.0) {
-                    target[(r, col)] = (q[r] - base[r]) / EPS;
+                    target.push((r, col, (q[r] - base[r]) / EPS));
                 }
             }
         }

@@ -15,10 +15,16 @@ pub(crate) fn saddle_dense(
     k.view_mut((0, 0), (n, n)).copy_from(a);
     k.view_mut((0, n), (n, m)).copy_from(bt);
     k.view_mut((n, 0), (m, n)).copy_from(c);
+    (k, stack(f, g))
+}
+
+/// `[f; g]`.
+pub(crate) fn stack(f: &DVector<f64>, g: &DVector<f64>) -> DVector<f64> {
+    let (n, m) = (f.len(), g.len());
     let mut rhs = DVector::zeros(n + m);
     rhs.rows_mut(0, n).copy_from(f);
     rhs.rows_mut(n, m).copy_from(g);
-    (k, rhs)
+    rhs
 }
 
 /// `[x; y]` by dense LU (nalgebra); `None` when singular.

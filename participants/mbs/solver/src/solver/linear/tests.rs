@@ -52,7 +52,7 @@ fn a_singular_saddle_system_is_none_for_every_solver() {
 }
 
 #[test]
-fn auto_is_dense_below_the_threshold_and_sparse_above() {
+fn auto_without_structure_is_dense_below_the_threshold_and_sparse_above() {
     assert_eq!(LinearSolverKind::Auto.resolve(AUTO_DENSE_BELOW - 1), LinearSolverKind::DenseLu);
     assert_eq!(LinearSolverKind::Auto.resolve(AUTO_DENSE_BELOW), LinearSolverKind::SparseLu);
     assert_eq!(LinearSolverKind::DenseLu.resolve(10_000), LinearSolverKind::DenseLu);
@@ -69,9 +69,9 @@ fn names_parse_case_insensitively_and_print_back() {
     assert_eq!(LinearSolverKind::parse("pardiso"), None);
 }
 
-/// The body positions after `steps` steps of `make(kind)` on a 12-body jointed chain.
-fn run(mut integrator: Box<dyn Integrator>, steps: usize) -> Vec<f64> {
-    let (mut bodies, joints, forces): (BodySet, _, _) = chain(12, true);
+/// The body positions after `steps` steps of `make(kind)` on a 12-body chain (with `joints`).
+fn run(mut integrator: Box<dyn Integrator>, steps: usize, joints: bool) -> Vec<f64> {
+    let (mut bodies, joints, forces): (BodySet, _, _) = chain(12, joints);
     for _ in 0..steps {
         integrator.step_system(&mut bodies, &joints, &forces, 1e-2).expect("the chain steps");
     }
@@ -99,13 +99,44 @@ fn every_integrator_takes_the_same_steps_with_sparse_and_dense_lu() {
         },
     ];
     for m in make {
-        let dense = run(m(LinearSolverKind::DenseLu), 5);
-        let sparse = run(m(LinearSolverKind::SparseLu), 5);
-        // Newton stops at a 1e-10 m update; the two factorisations differ by round-off,
-        // which can shift where it stops by about that much per step: 1e-8 m over 5 steps.
-        let diff = dense.iter().zip(&sparse).map(|(d, s)| (d - s).abs()).fold(0.0, f64::max);
-        assert!(diff <= 1e-8, "{} differs by {diff} m", m(LinearSolverKind::Auto).name());
+        // Every other method runs on the sparse assembly (and, for HHT and linearized Euler,
+        // the sparse projections). Block Gauss–Seidel on the chain of springs only: with joints
+        // it needs more sweeps than its limit at this length (tests_block.rs).
+        for (kind, joints) in [
+            (LinearSolverKind::SparseLu, true),
+            (LinearSolverKind::Banded, true),
+            (LinearSolverKind::BlockTridiagonal, true),
+            (LinearSolverKind::Auto, true),
+            (LinearSolverKind::BlockGaussSeidel, false),
+        ] {
+            let dense = run(m(LinearSolverKind::DenseLu), 5, joints);
+            let other = run(m(kind), 5, joints);
+            // Newton stops at a 1e-10 m update; the factorisations differ by round-off (block
+            // Gauss–Seidel by its 1e-12 relative residual), which can shift where it stops by
+            // about that much per step: 1e-8 m over 5 steps.
+            let diff = dense.iter().zip(&other).map(|(d, s)| (d - s).abs()).fold(0.0, f64::max);
+            assert!(diff <= 1e-8, "{} with {kind} differs by {diff} m", m(LinearSolverKind::Auto).name());
+        }
     }
+}
+
+#[test]
+fn the_integrators_report_the_method_auto_picked() {
+    // A 12-body jointed chain (108 unknowns): `auto` takes block-tridiagonal LU.
+    let (mut bodies, joints, forces): (BodySet, _, _) = chain(12, true);
+    let mut bdf = Bdf::new(2).expect("order 2");
+    bdf.step_system(&mut bodies, &joints, &forces, 1e-2).expect("the chain steps");
+    let stats = bdf.linear_stats().copied().expect("a Newton system was solved");
+    assert_eq!(
+        (stats.requested, stats.method, stats.unknowns),
+        (LinearSolverKind::Auto, LinearSolverKind::BlockTridiagonal, 108)
+    );
+    assert!(stats.to_string().contains("`block_tridiagonal` on 108 unknowns"), "{stats}");
+    // A 2-body chain stays dense.
+    let (mut bodies, joints, forces): (BodySet, _, _) = chain(2, true);
+    let mut bdf = Bdf::new(2).expect("order 2");
+    bdf.step_system(&mut bodies, &joints, &forces, 1e-2).expect("the chain steps");
+    assert_eq!(bdf.linear_stats().map(|s| s.method), Some(LinearSolverKind::DenseLu));
 }
 
 #[test]

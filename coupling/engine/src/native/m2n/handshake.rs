@@ -271,11 +271,13 @@ pub(super) fn requester_side(
             )))
         }
         Some(Frame::Abort { message }) => {
+            // An authenticated listener that found another configuration says so: the same
+            // check here gives the same error on both sides.
+            check_hello(ctx, participant, &theirs)?;
             return Err(CouplingError::partner(format!(
-                "{message}. Participants started by hand find the run's secret in precice-run/tidelink.key of their \
-                 exchange directory, or in the file TIDELINK_SECRET_FILE names: both sides must see the same one \
-                 (docs/security.md)"
-            )))
+                "{message}. Participants started by hand use the key file beside the listener's connection file; \
+                 with TIDELINK_SECRET_FILE both sides must name files of the same content (docs/security.md)"
+            )));
         }
         None => return Err(closed()),
         Some(_) => {

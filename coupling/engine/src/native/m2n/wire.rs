@@ -2,7 +2,7 @@
 //! compatibility with real preCICE is not a goal (the two backends never talk).
 
 use crate::native::mesh::Connectivity;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 
 /// Protocol version carried in the hello frame (3: the hello carries the run identity;
 /// 4: meshes carry their elements; 5: data items may carry gradients; 6: the hello carries a
@@ -290,7 +290,7 @@ impl Frame {
 /// Reads one frame; `Ok(None)` on a clean end of stream (the tests' reader: connections read
 /// through `Conn`, handshakes through `handshake::read_frame_by`).
 #[cfg(test)]
-pub fn read_frame(r: &mut impl Read) -> io::Result<Option<Frame>> {
+pub fn read_frame(r: &mut impl std::io::Read) -> io::Result<Option<Frame>> {
     let mut len = [0u8; 4];
     match r.read_exact(&mut len) {
         Ok(()) => {}

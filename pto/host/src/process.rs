@@ -288,6 +288,12 @@ impl Launched {
         Ok(launched)
     }
 
+    /// The port the module was given (anyone on this host can connect to it; only the child
+    /// that proves itself with its token is taken).
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
     /// Kills and reaps the child, if not done already.
     fn kill(&mut self) {
         if let Some(mut child) = self.child.take() {

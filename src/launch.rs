@@ -1,6 +1,7 @@
 //! Starting participant processes: program resolution, the appended
 //! `<spec> --precice-config <xml>` (and `--backend <b>`) arguments, piped output in its own
-//! process group, the run's identity in `TIDELINK_RUN_ID` and the launcher's lifeline.
+//! process group, the run's identity in `TIDELINK_RUN_ID`, its secret in `TIDELINK_RUN_SECRET`
+//! (docs/security.md) and the launcher's lifeline.
 
 use crate::lifeline::Lifeline;
 use crate::manifest::{Case, CommandLine, ParticipantEntry};
@@ -11,6 +12,8 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::Sender;
+use tidelink_adapter_core::coupling::native::settings::{RUN_SECRET_ENV, SECRET_FILE_ENV};
+use tidelink_adapter_core::coupling::native::Secret;
 use tidelink_adapter_core::launcher::{LAUNCHED_ENV, RUN_ID_ENV};
 
 /// A started participant.
@@ -48,18 +51,36 @@ pub fn takes_backend(cmd: &CommandLine) -> bool {
     program.starts_with("tidelink-") && !cmd.args().iter().any(|a| a == "--backend" || a.starts_with("--backend="))
 }
 
-/// Starts `p` as participant number `who` of run `run`, tied to `lifeline`; its output lines
-/// go to `tx`. Call from the main thread (see `lifeline`).
+/// The secret the run's participants prove they hold to each other: a fresh one, handed to
+/// each in its environment (private to the user, unlike a command line). `None` where a
+/// participant of the case is external (started by hand, it could not know it: the pair then
+/// uses the key file in the exchange directory) or where `TIDELINK_SECRET_FILE` names the
+/// secret (the participants inherit it).
+pub fn run_secret(case: &Case) -> Result<Option<Secret>> {
+    if case.manifest.participants.iter().any(|p| p.external) || std::env::var_os(SECRET_FILE_ENV).is_some() {
+        return Ok(None);
+    }
+    Secret::random().map(Some).context("cannot make the run's secret")
+}
+
+/// Starts `p` as participant number `who` of run `run` (with the run's `secret`, if any), tied
+/// to `lifeline`; its output lines go to `tx`. Call from the main thread (see `lifeline`).
 pub fn start(
     case: &Case,
     who: usize,
     p: &ParticipantEntry,
     tx: &Sender<Event>,
     run: &str,
+    secret: Option<&Secret>,
     lifeline: &Lifeline,
 ) -> Result<Running> {
     let mut c = command_for(case, p)?;
     c.env(RUN_ID_ENV, run);
+    // An outer run's secret is never passed on: this run's or none.
+    c.env_remove(RUN_SECRET_ENV);
+    if let Some(secret) = secret {
+        c.env(RUN_SECRET_ENV, secret.to_hex());
+    }
     // The launcher printed the check's warnings and reads the progress lines.
     c.env(LAUNCHED_ENV, "1");
     lifeline.attach(&mut c);

@@ -74,11 +74,12 @@ pub fn run(path: &Path) -> Result<u8> {
         say(format_args!("interrupted; nothing was started"));
         return Ok(130);
     }
+    let secret = launch::run_secret(&case)?;
     let lifeline = Lifeline::new().context("cannot create the pipe that ties participants to the launcher")?;
     let (tx, rx) = mpsc::channel();
     let mut runs = Vec::new();
     for (who, (_, p)) in case.launched().enumerate() {
-        match launch::start(&case, who, p, &tx, &run, &lifeline) {
+        match launch::start(&case, who, p, &tx, &run, secret.as_ref(), &lifeline) {
             Ok(r) => runs.push(r),
             Err(e) => {
                 for r in &mut runs {

@@ -4,7 +4,9 @@
 //! them during the whole run. The kernel releases a lock when its holder dies, however it dies,
 //! so liveness never rests on a process id that may have been reused, and a lock is never stale.
 //! The file says who holds it, for the message a second run prints when it finds it taken; the
-//! holder removes it at the end (a launcher killed with SIGKILL leaves it behind, unlocked).
+//! holder removes it at the end (a launcher killed with SIGKILL leaves it behind, unlocked). A
+//! file of another user that nobody holds is removed where the folder allows, else named as a
+//! stale lock of that user.
 
 use anyhow::{bail, Context, Result};
 use std::fs::{File, OpenOptions, TryLockError};
@@ -54,6 +56,14 @@ pub fn claim(dirs: &[PathBuf], case: &Path, run: &str) -> Result<Claim> {
         match lock_one(&path, &note)? {
             Lock::Held(file) => claim.held.push((path, file)),
             Lock::Busy => bail!("another run is using {} ({}); wait for it or stop it", key.display(), holder(&path)),
+            Lock::Stale(uid) => bail!(
+                "{} is a stale lock file of user {uid}, left by a dead process ({}): no run holds it, but this \
+                 user may not replace it. Have it removed (by its owner or an administrator), or run the case from \
+                 a folder of your own",
+                path.display(),
+                holder(&path)
+            ),
+            Lock::Free => unreachable!("lock_one tries again"),
             Lock::Impossible(why) => {
                 log::warn!("cannot lock {} ({why}): a second run there would not be refused", path.display())
             }
@@ -66,8 +76,13 @@ pub fn claim(dirs: &[PathBuf], case: &Path, run: &str) -> Result<Claim> {
 enum Lock {
     /// Taken: this run's until the file is dropped.
     Held(File),
+    /// Nobody holds it (internal to `foreign`: the file was removed, try again).
+    Free,
     /// Another process holds it.
     Busy,
+    /// A file of another user (this uid) that nobody holds: its process died, and this user
+    /// may neither write nor remove it.
+    Stale(u32),
     /// Not possible here (a read-only folder, a file system without locks): the run goes on
     /// unprotected.
     Impossible(std::io::Error),
@@ -78,6 +93,11 @@ fn lock_one(path: &Path, note: &str) -> Result<Lock> {
     loop {
         let mut file = match OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path) {
             Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => match foreign(path) {
+                Some(Lock::Free) => continue,
+                Some(lock) => return Ok(lock),
+                None => return Ok(Lock::Impossible(e)),
+            },
             Err(e) => return Ok(Lock::Impossible(e)),
         };
         match file.try_lock() {
@@ -97,6 +117,28 @@ fn lock_one(path: &Path, note: &str) -> Result<Lock> {
         file.rewind()?;
         file.write_all(note.as_bytes())?;
         return Ok(Lock::Held(file));
+    }
+}
+
+/// A lock file this user cannot write (another user's): `Busy` while its holder lives (a lock
+/// needs no write permission to test); once it is dead the file is removed where the folder
+/// allows (`Free`: try again), else `Stale` naming its owner. `None`: not even readable.
+fn foreign(path: &Path) -> Option<Lock> {
+    let file = File::open(path).ok()?;
+    let uid = file.metadata().ok()?.uid();
+    match file.try_lock() {
+        Err(TryLockError::WouldBlock) => Some(Lock::Busy),
+        Err(TryLockError::Error(_)) => None,
+        Ok(()) => {
+            drop(file);
+            match std::fs::remove_file(path) {
+                Ok(()) => {
+                    log::info!("removed {}: a stale lock file of a dead process of uid {uid}", path.display());
+                    Some(Lock::Free)
+                }
+                Err(_) => Some(Lock::Stale(uid)),
+            }
+        }
     }
 }
 

@@ -10,6 +10,9 @@
 //!   it run on, unwatched, to its end time.
 //!
 //! - [`LAUNCHED_ENV`]: the launcher has printed the case's warnings and reads progress lines.
+//! - `TIDELINK_RUN_SECRET` (`coupling::native::settings::RUN_SECRET_ENV`): the run's secret,
+//!   which partners prove they hold in the handshake (docs/security.md); read by
+//!   [`Settings::from_env`] with the other engine settings.
 //!
 //! A participant started by hand has neither: it has no run identity (it pairs with partners
 //! that have none either) and no lifeline, and behaves as it always did.

@@ -1,5 +1,5 @@
 function tidelink_pto(initialize_fn, evaluate_fn, varargin)
-%TIDELINK_PTO Serves a Tidelink external force module (protocol v1) from MATLAB or Octave.
+%TIDELINK_PTO Serves a Tidelink external force module (protocol v2) from MATLAB or Octave.
 %
 %   tidelink_pto(@my_initialize, @my_evaluate)
 %   tidelink_pto(@my_initialize, @my_evaluate, 'reset', @r, 'commit', @c, 'rollback', @b)
@@ -15,6 +15,8 @@ function tidelink_pto(initialize_fn, evaluate_fn, varargin)
 %
 %   The port: the host appends `--tidelink-port N` to the command and also sets the
 %   environment variable TIDELINK_PORT=N (MATLAB's -batch cannot take extra arguments).
+%   The first frame sent is the hello with the token of TIDELINK_PTO_TOKEN, which the host
+%   put in this process's environment: the host accepts no other connection.
 %
 %   Framing: each message is a 4-byte big-endian unsigned length followed by that many bytes
 %   of UTF-8 JSON. tidelink_pto_frame_vectors() lists reference frames; pto/matlab/
@@ -26,8 +28,13 @@ for k = 1:2:numel(varargin)
     opts.(varargin{k}) = varargin{k + 1};
 end
 port = tidelink_port();
+token = getenv('TIDELINK_PTO_TOKEN');
+if isempty(token)
+    error('tidelink_pto: TIDELINK_PTO_TOKEN is missing: start this module from the MBS solver');
+end
 sock = tcpclient('127.0.0.1', port);
 cleanup = onCleanup(@() clear('sock')); %#ok<NASGU>
+tidelink_write_frame(sock, struct('op', 'hello', 'protocol', 2, 'token', token));
 n_outputs = 1;
 while true
     msg = tidelink_read_frame(sock);
@@ -37,8 +44,8 @@ while true
     try
         switch msg.op
             case 'initialize'
-                if msg.protocol ~= 1
-                    error('protocol %d is not 1', msg.protocol);
+                if msg.protocol ~= 2
+                    error('protocol %d is not 2', msg.protocol);
                 end
                 n_outputs = msg.n_outputs;
                 announce = rmfield(msg, {'op', 'config'});

@@ -1,12 +1,15 @@
-//! The module's process: spawned with the port it must connect to, accepted on 127.0.0.1 with
-//! a deadline, asked one frame at a time with a timeout, and always terminated and reaped
-//! (on shutdown, on any failure, or when dropped).
+//! The module's process: spawned with the port it must connect to and a fresh token in its
+//! environment, accepted on 127.0.0.1 with a deadline once its first frame (`hello`) carries
+//! that token (any other connection is refused with a warning naming its address, and the
+//! host keeps waiting for its child), asked one frame at a time with a timeout, and always
+//! terminated and reaped (on shutdown, on any failure, or when dropped).
 
-use super::frame::{read_frame, write_frame, FrameError};
-use super::{PORT_ENV, PORT_FLAG, SPIN_ENV};
+use super::frame::{self, read_frame, write_frame, FrameError};
+use super::protocol::{self, MAX_HELLO};
+use super::{PORT_ENV, PORT_FLAG, SPIN_ENV, TOKEN_ENV};
 use serde_json::Value;
-use std::io;
-use std::net::{TcpListener, TcpStream};
+use std::io::{self, Read};
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -49,21 +52,28 @@ pub enum ProcessError {
     #[error("accepting its connection failed: {0}")]
     Accept(#[source] io::Error),
     /// The module ended before it connected.
-    #[error("it exited ({status}) before connecting to port {port}")]
+    #[error("it exited ({status}) before connecting to port {port}{}", refused_note(.refused))]
     ExitedBeforeConnecting {
         /// Its exit status.
         status: ExitStatus,
         /// The port it was given.
         port: u16,
+        /// The last connection refused meanwhile, and why.
+        refused: Option<String>,
     },
     /// The module did not connect in time.
-    #[error("it did not connect to port {port} within {ms} ms")]
+    #[error("it did not connect to port {port} within {ms} ms{}", refused_note(.refused))]
     NoConnection {
         /// The port it was given.
         port: u16,
         /// How long it was waited for.
         ms: u128,
+        /// The last connection refused meanwhile, and why.
+        refused: Option<String>,
     },
+    /// No random token for the child.
+    #[error("no random bytes from the system for the module's token: {0}")]
+    Token(String),
     /// The accepted connection could not be set up (blocking, delays, timeouts).
     #[error("setting up its connection failed: {0}")]
     Setup(#[source] io::Error),
@@ -93,6 +103,87 @@ pub enum ProcessError {
         #[source]
         source: FrameError,
     },
+}
+
+fn refused_note(refused: &Option<String>) -> String {
+    refused.as_ref().map(|r| format!(" (meanwhile refused a connection {r})")).unwrap_or_default()
+}
+
+/// How long one connection may take to send its hello: the helpers send it at once.
+pub const HELLO_DEADLINE: Duration = Duration::from_secs(5);
+
+/// At most this many connections wait for their hello at once; more are closed at once.
+const MAX_PENDING: usize = 32;
+
+/// A fresh token: 32 random bytes as hex.
+fn new_token() -> Result<String, ProcessError> {
+    let mut b = [0u8; 32];
+    getrandom::fill(&mut b).map_err(|e| ProcessError::Token(e.to_string()))?;
+    Ok(b.iter().map(|x| format!("{x:02x}")).collect())
+}
+
+/// A connection waiting for its first frame, read without blocking.
+struct Pending {
+    stream: TcpStream,
+    peer: SocketAddr,
+    buf: Vec<u8>,
+    deadline: Instant,
+}
+
+/// What a pending connection's bytes so far say.
+enum Heard {
+    /// Not a whole frame yet.
+    More,
+    /// Closed before a word (a port scan).
+    Gone,
+    /// The child's hello: this is the module.
+    Child,
+    /// Anything else, and why.
+    Refused(String),
+}
+
+impl Pending {
+    fn listen(&mut self, token: &str) -> Heard {
+        let mut chunk = [0u8; 512];
+        loop {
+            match self.stream.read(&mut chunk) {
+                Ok(0) if self.buf.is_empty() => return Heard::Gone,
+                Ok(0) => return Heard::Refused("it closed the connection inside its first frame".into()),
+                Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Heard::Refused(format!("reading its first frame failed: {e}")),
+            }
+            if self.buf.len() >= 4 + MAX_HELLO {
+                break;
+            }
+        }
+        if self.buf.len() >= 4 {
+            let len = u32::from_be_bytes([self.buf[0], self.buf[1], self.buf[2], self.buf[3]]) as usize;
+            if len > MAX_HELLO {
+                return Heard::Refused(format!(
+                    "its first frame announces {len} bytes, more than the {MAX_HELLO} of a hello"
+                ));
+            }
+            if self.buf.len() >= 4 + len {
+                return match frame::decode(&self.buf) {
+                    Ok((v, _)) => match protocol::check_hello(&v, token) {
+                        Ok(()) => Heard::Child,
+                        Err(e) => Heard::Refused(e.to_string()),
+                    },
+                    Err(e) => Heard::Refused(format!("its first frame is not one: {e}")),
+                };
+            }
+        }
+        if Instant::now() >= self.deadline {
+            return Heard::Refused(format!(
+                "it sent no hello within {} s (a module of protocol 1, built on an older helper, waits for the host \
+                 to speak first: use this version's helper)",
+                HELLO_DEADLINE.as_secs()
+            ));
+        }
+        Heard::More
+    }
 }
 
 /// The least time a starting module gets to connect.
@@ -147,11 +238,16 @@ fn resolve(command: &[String], dir: &Path) -> Vec<String> {
         .collect()
 }
 
-fn start(argv: &[String], port: u16) -> io::Result<Child> {
+fn start(argv: &[String], port: u16, token: &str) -> io::Result<Child> {
     let mut cmd = Command::new(&argv[0]);
     cmd.args(&argv[1..]).arg(PORT_FLAG).arg(port.to_string()).stdin(Stdio::null());
     // Also in the environment, for interpreters that cannot take extra arguments (matlab -batch).
     cmd.env(PORT_ENV, port.to_string());
+    // The token only in the environment: a command line is visible to every user.
+    cmd.env(TOKEN_ENV, token);
+    // The coupling run's secret (what `tidelink run` gives its participants, the engine's
+    // `RUN_SECRET_ENV`) is not the module's business: it is not passed on.
+    cmd.env_remove("TIDELINK_RUN_SECRET");
     // The module's prints go to our stderr: our stdout carries progress lines for the launcher.
     cmd.stdout(io::stderr());
     cmd.spawn()
@@ -166,6 +262,7 @@ pub struct Launched {
     spin: Duration,
     listener: TcpListener,
     port: u16,
+    token: String,
 }
 
 impl Launched {
@@ -179,18 +276,25 @@ impl Launched {
         let argv = resolve(command, dir);
         let listener = TcpListener::bind(("127.0.0.1", 0)).map_err(ProcessError::Listen)?;
         let port = listener.local_addr().map_err(ProcessError::Socket)?.port();
-        let child = match start(&argv, port) {
+        let token = new_token()?;
+        let child = match start(&argv, port, &token) {
             Err(e) if e.kind() == io::ErrorKind::NotFound && argv[0] == "python" => {
                 let mut again = argv.clone();
                 again[0] = "python3".into();
-                start(&again, port)
+                start(&again, port, &token)
             }
             other => other,
         }
         .map_err(|source| ProcessError::Start { argv: argv.clone(), source })?;
-        let mut launched = Launched { child: Some(child), spin, listener, port };
+        let mut launched = Launched { child: Some(child), spin, listener, port, token };
         launched.listener.set_nonblocking(true).map_err(|e| launched.abandon(ProcessError::Socket(e)))?;
         Ok(launched)
+    }
+
+    /// The port the module was given (anyone on this host can connect to it; only the child
+    /// that proves itself with its token is taken).
+    pub fn port(&self) -> u16 {
+        self.port
     }
 
     /// Kills and reaps the child, if not done already.
@@ -209,23 +313,58 @@ impl Launched {
 
     /// Waits at most `timeout` for the module to connect (at least [`MIN_CONNECT`]: an
     /// interpreter can take seconds to start on a busy machine, while replies are held to
-    /// `timeout` itself).
+    /// `timeout` itself). Only a connection whose first frame is the hello with the child's
+    /// token is taken; every other is refused with a warning naming its address, each read
+    /// without blocking and with [`HELLO_DEADLINE`] of its own, so none stalls the wait.
     pub fn connect(mut self, timeout: Duration) -> Result<ModuleProcess, ProcessError> {
         let port = self.port;
         let connect = timeout.max(MIN_CONNECT);
         let deadline = Instant::now() + connect;
-        let stream = loop {
+        let mut pending: Vec<Pending> = Vec::new();
+        let mut refused: Option<String> = None;
+        let stream = 'wait: loop {
             match self.listener.accept() {
-                Ok((s, _)) => break s,
+                Ok((s, peer)) if pending.len() >= MAX_PENDING => {
+                    log::warn!("refused a connection from {peer} to the module port {port}: too many are waiting");
+                    drop(s);
+                }
+                Ok((s, peer)) => match s.set_nonblocking(true) {
+                    Ok(()) => pending.push(Pending {
+                        stream: s,
+                        peer,
+                        buf: Vec::new(),
+                        deadline: Instant::now() + HELLO_DEADLINE,
+                    }),
+                    Err(e) => log::warn!("dropped a connection from {peer} to the module port {port}: {e}"),
+                },
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
                 Err(e) => return Err(self.abandon(ProcessError::Accept(e))),
             }
+            let mut i = 0;
+            while i < pending.len() {
+                match pending[i].listen(&self.token) {
+                    Heard::More => i += 1,
+                    Heard::Child => break 'wait pending.swap_remove(i).stream,
+                    Heard::Gone => {
+                        pending.swap_remove(i);
+                    }
+                    Heard::Refused(why) => {
+                        let p = pending.swap_remove(i);
+                        log::warn!(
+                            "refused a connection from {} to the module port {port}: {why}; still waiting for the \
+                             module process",
+                            p.peer
+                        );
+                        refused = Some(format!("from {}: {why}", p.peer));
+                    }
+                }
+            }
             if let Some(Ok(Some(status))) = self.child.as_mut().map(Child::try_wait) {
                 self.child = None;
-                return Err(ProcessError::ExitedBeforeConnecting { status, port });
+                return Err(ProcessError::ExitedBeforeConnecting { status, port, refused });
             }
             if Instant::now() >= deadline {
-                return Err(self.abandon(ProcessError::NoConnection { port, ms: connect.as_millis() }));
+                return Err(self.abandon(ProcessError::NoConnection { port, ms: connect.as_millis(), refused }));
             }
             std::thread::sleep(Duration::from_millis(1));
         };

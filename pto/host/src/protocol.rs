@@ -1,6 +1,8 @@
-//! Protocol v1: the messages sent to a module and the checks on its replies.
+//! Protocol v2: the messages sent to a module and the checks on its replies.
 //!
-//! Sent: `initialize` (protocol, kind, n_inputs, n_outputs, dt, in_names, config), `evaluate`
+//! The module speaks first: its first frame is `hello` (protocol, token), the token it found
+//! in its environment ([`crate::TOKEN_ENV`]); the host accepts no other connection (v2; v1
+//! had no hello). Sent: `initialize` (protocol, kind, n_inputs, n_outputs, dt, in_names, config), `evaluate`
 //! (t, dt, in), `reset`, `commit`, `rollback`, `shutdown`. Every reply is an object with
 //! `status`; anything but `"ok"` is a failure (with the module's `message`). The reply to
 //! `initialize` must carry `name`, `version` and `n_states`; the reply to `evaluate` an `out`
@@ -9,8 +11,53 @@
 use serde_json::{json, Value};
 use thiserror::Error;
 
-/// The protocol version sent in `initialize`.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// The protocol version of `hello` and `initialize` (2: the module's first frame is `hello`).
+pub const PROTOCOL_VERSION: u32 = 2;
+
+/// The largest first frame read from a connection (a hello is about 120 bytes).
+pub const MAX_HELLO: usize = 4096;
+
+/// Why a connection's first frame is not the hello of the host's own child.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum HelloError {
+    /// Not a `hello` object (its JSON, cut short).
+    #[error("its first frame is not a hello: {0}")]
+    NotHello(String),
+    /// Another protocol version.
+    #[error(
+        "it speaks protocol {0}, this host {PROTOCOL_VERSION}: a module built on an older helper must use the helper \
+         of this version (pto/python/tidelink_pto, pto/matlab), which sends the hello for it"
+    )]
+    Version(String),
+    /// No token, or another one than the child was given.
+    #[error("its hello does not carry the token given to the module process (not the host's own child)")]
+    Token,
+}
+
+/// The hello a module sends first (the helpers' `hello`).
+pub fn hello(token: &str) -> Value {
+    json!({"op": "hello", "protocol": PROTOCOL_VERSION, "token": token})
+}
+
+/// Checks a connection's first frame: a hello of this protocol carrying `token` (compared in
+/// constant time).
+pub fn check_hello(first: &Value, token: &str) -> Result<(), HelloError> {
+    let Some(obj) = first.as_object().filter(|o| o.get("op").and_then(Value::as_str) == Some("hello")) else {
+        return Err(HelloError::NotHello(short(first)));
+    };
+    match obj.get("protocol") {
+        Some(p) if p.as_u64() == Some(u64::from(PROTOCOL_VERSION)) => {}
+        Some(p) => return Err(HelloError::Version(p.to_string())),
+        None => return Err(HelloError::Version("(none)".into())),
+    }
+    let theirs = obj.get("token").and_then(Value::as_str).unwrap_or("").as_bytes();
+    let ours = token.as_bytes();
+    let differ = theirs.len() != ours.len() || theirs.iter().zip(ours).fold(0u8, |acc, (a, b)| acc | (a ^ b)) != 0;
+    if differ {
+        return Err(HelloError::Token);
+    }
+    Ok(())
+}
 
 /// What a module says about itself in its `initialize` reply.
 #[derive(Debug, Clone, PartialEq)]
@@ -184,13 +231,25 @@ mod tests {
         let m = initialize(&Initialize { kind: "pto", in_names: &names, n_outputs: 1, dt: 0.01, config: &cfg });
         assert_eq!(
             m,
-            json!({"op": "initialize", "protocol": 1, "kind": "pto", "n_inputs": 2, "n_outputs": 1, "dt": 0.01,
+            json!({"op": "initialize", "protocol": 2, "kind": "pto", "n_inputs": 2, "n_outputs": 1, "dt": 0.01,
                    "in_names": ["displacement", "velocity"], "config": {"damping": 1.2e6}})
         );
         assert_eq!(
             evaluate(1.23, 0.01, &[0.05, -0.12]),
             json!({"op": "evaluate", "t": 1.23, "dt": 0.01, "in": [0.05, -0.12]})
         );
+    }
+
+    #[test]
+    fn only_the_hello_with_the_token_passes() {
+        let token = "00ff".repeat(8);
+        assert_eq!(check_hello(&hello(&token), &token), Ok(()));
+        assert_eq!(check_hello(&hello("00ff"), &token), Err(HelloError::Token));
+        assert_eq!(check_hello(&json!({"op": "hello", "protocol": 2}), &token), Err(HelloError::Token));
+        let e = check_hello(&json!({"op": "hello", "protocol": 1, "token": token}), &token).unwrap_err();
+        assert!(e.to_string().contains("protocol 1, this host 2"), "{e}");
+        let e = check_hello(&json!({"status": "ok", "out": [0.0]}), &token).unwrap_err().to_string();
+        assert!(e.contains("not a hello"), "{e}");
     }
 
     #[test]

@@ -158,7 +158,7 @@ fn an_incomplete_initialize_reply_is_refused() {
     let cmd = vec!["python3".into(), "faulty_module.py".into()];
     let mut c = ModuleClient::new(spec(cmd, json!({"fault": "no_n_states"}), 5000));
     let e = c.start(0.01).unwrap_err().0;
-    assert!(e.contains("op `initialize`") && e.contains("lacks `n_states`") && e.contains(r#""protocol":1"#), "{e}");
+    assert!(e.contains("op `initialize`") && e.contains("lacks `n_states`") && e.contains(r#""protocol":2"#), "{e}");
 }
 
 #[test]
@@ -166,4 +166,43 @@ fn wrong_input_count_is_refused_before_sending() {
     let mut c = faulty("none");
     let e = c.evaluate(0.0, 0.01, &[1.0, 2.0, 3.0]).unwrap_err().0;
     assert!(e.contains("3 inputs given, 2 announced"), "{e}");
+}
+
+/// A process of this host that finds the module port (in `/proc/net/tcp`) and connects before
+/// the module, with a forged hello, a 1 GiB length prefix and a silent connection, gets nothing:
+/// each is refused and closed, and the host takes its own child, which answers as always.
+#[test]
+fn a_forged_module_connection_is_refused_and_the_real_module_is_taken() {
+    use std::io::{Read, Write};
+    let cmd: Vec<String> = vec!["python3".into(), "faulty_module.py".into(), "--connect-late".into()];
+    let launched = tidelink_pto::process::Launched::start(&cmd, &here()).unwrap();
+    let port = launched.port();
+    let frame = |v: serde_json::Value| tidelink_pto::frame::encode(&v);
+    let mut forged = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    forged.write_all(&frame(tidelink_pto::protocol::hello(&"00".repeat(32)))).unwrap();
+    let mut huge = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    huge.write_all(&(1u32 << 30).to_be_bytes()).unwrap();
+    let _silent = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let mut module = launched.connect(Duration::from_secs(5)).expect("the real module");
+    let init = json!({"op": "initialize", "protocol": 2, "kind": "pto", "n_inputs": 2, "n_outputs": 1, "dt": 0.01,
+                      "in_names": ["displacement", "velocity"], "config": {}});
+    assert_eq!(module.request(&init).unwrap()["name"], "Faulty");
+    let out = module.request(&json!({"op": "evaluate", "t": 0.0, "dt": 0.01, "in": [0.0, 0.5]})).unwrap();
+    assert_eq!(out["out"], json!([-1.0]), "the module's own answer, not a forger's");
+    // The forger was closed without a word: it never saw the configuration.
+    let mut got = Vec::new();
+    forged.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    assert_eq!(forged.read_to_end(&mut got).unwrap_or(0), 0, "the forger received {got:?}");
+    huge.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    assert_eq!(huge.read_to_end(&mut got).unwrap_or(0), 0);
+    assert_eq!(module.request(&json!({"op": "shutdown"})).unwrap()["status"], "ok");
+}
+
+/// A module of protocol 1 (no hello) is refused with a message saying to update its helper.
+#[test]
+fn a_module_without_hello_is_refused_naming_the_protocol() {
+    let cmd: Vec<String> = vec!["python3".into(), "faulty_module.py".into(), "--no-hello".into()];
+    let launched = tidelink_pto::process::Launched::start(&cmd, &here()).unwrap();
+    let e = launched.connect(Duration::from_millis(100)).unwrap_err().to_string();
+    assert!(e.contains("sent no hello within 5 s") && e.contains("protocol 1"), "{e}");
 }

@@ -40,7 +40,7 @@ def load(name):
 def init(module, cfg, kind="pto", names=("displacement", "velocity"), dt=0.1):
     d = Dispatcher(module)
     reply = d.handle(
-        {"op": "initialize", "protocol": 1, "kind": kind, "n_inputs": len(names), "n_outputs": 1,
+        {"op": "initialize", "protocol": 2, "kind": kind, "n_inputs": len(names), "n_outputs": 1,
          "dt": dt, "in_names": list(names), "config": cfg}
     )
     assert reply["status"] == "ok", reply
@@ -77,7 +77,7 @@ class Dispatch(unittest.TestCase):
 
         m = M()
         d = Dispatcher(m)
-        r = d.handle({"op": "initialize", "protocol": 1, "kind": "pto_tsda", "n_inputs": 3, "n_outputs": 1,
+        r = d.handle({"op": "initialize", "protocol": 2, "kind": "pto_tsda", "n_inputs": 3, "n_outputs": 1,
                       "dt": 0.01, "in_names": ["displacement", "velocity", "rel_accel"], "config": {}})
         self.assertEqual((r["status"], r["name"], r["version"], r["n_states"]), ("ok", "M", "1.0", 0))
         self.assertEqual(m.in_names[2], "rel_accel")
@@ -93,7 +93,7 @@ class Dispatch(unittest.TestCase):
         self.assertEqual(r["status"], "error")
         self.assertIn("ZeroDivisionError", r["message"])
         self.assertEqual(d.handle({"op": "nope"})["status"], "error")
-        self.assertEqual(Dispatcher(Boom()).handle({"op": "initialize", "protocol": 2})["status"], "error")
+        self.assertEqual(Dispatcher(Boom()).handle({"op": "initialize", "protocol": 1})["status"], "error")
 
     def test_a_stateful_module_that_reports_no_states_is_warned(self):
         class Forgetful(PtoModule):
@@ -144,15 +144,27 @@ class PollTime(unittest.TestCase):
 
 
 class OverASocket(unittest.TestCase):
+    def test_without_a_token_run_stops_with_the_variables_name(self):
+        os.environ.pop("TIDELINK_PTO_TOKEN", None)
+        with self.assertRaises(SystemExit) as e:
+            run(ExternalForceModule(), ["--tidelink-port", "1"])
+        self.assertIn("TIDELINK_PTO_TOKEN", str(e.exception.code))
+
     def test_run_serves_until_shutdown(self):
         listener = socket.socket()
         listener.bind(("127.0.0.1", 0))
         listener.listen(1)
         port = listener.getsockname()[1]
-        th = threading.Thread(target=run, args=(load("linear_damper_pto").LinearDamper(), ["--tidelink-port", str(port)]))
-        th.start()
-        conn, _ = listener.accept()
-        conn.sendall(encode_frame({"op": "initialize", "protocol": 1, "kind": "pto", "n_inputs": 2, "n_outputs": 1,
+        os.environ["TIDELINK_PTO_TOKEN"] = "ab" * 32
+        try:
+            th = threading.Thread(target=run, args=(load("linear_damper_pto").LinearDamper(), ["--tidelink-port", str(port)]))
+            th.start()
+            conn, _ = listener.accept()
+            # The first frame is the hello with the token the host put in the environment.
+            self.assertEqual(read_frame(conn), {"op": "hello", "protocol": 2, "token": "ab" * 32})
+        finally:
+            del os.environ["TIDELINK_PTO_TOKEN"]
+        conn.sendall(encode_frame({"op": "initialize", "protocol": 2, "kind": "pto", "n_inputs": 2, "n_outputs": 1,
                                    "dt": 0.01, "in_names": ["displacement", "velocity"], "config": {"damping": 3.0}}))
         self.assertEqual(read_frame(conn)["name"], "LinearDamper")
         conn.sendall(encode_frame({"op": "evaluate", "t": 0.0, "dt": 0.01, "in": [0.0, 2.0]}))
@@ -220,7 +232,7 @@ class BodyForceModule(unittest.TestCase):
                                                           "vel_x", "vel_y", "vel_z", "omega_x", "omega_y", "omega_z")]
         d = Dispatcher(m)
         cfg = {"stiffness": [1, 2, 3], "damping": [4, 5, 6], "rot_stiffness": [7, 8, 9], "rot_damping": [10, 11, 12]}
-        reply = d.handle({"op": "initialize", "protocol": 1, "kind": "body_force", "n_inputs": 24, "n_outputs": 12,
+        reply = d.handle({"op": "initialize", "protocol": 2, "kind": "body_force", "n_inputs": 24, "n_outputs": 12,
                           "dt": 0.1, "in_names": names, "config": cfg})
         self.assertEqual(reply["status"], "ok", reply)
         start = [1.0, 2.0, 3.0, 0.1, 0.2, 0.3] + [0.0] * 6
@@ -235,7 +247,7 @@ class BodyForceModule(unittest.TestCase):
         self.assertEqual(out[:6], [0.0] * 6)
         # A link's announcement is refused with a message.
         bad = Dispatcher(load("linear_mooring_force").LinearMooring())
-        r = bad.handle({"op": "initialize", "protocol": 1, "kind": "pto", "n_inputs": 2, "n_outputs": 1,
+        r = bad.handle({"op": "initialize", "protocol": 2, "kind": "pto", "n_inputs": 2, "n_outputs": 1,
                         "dt": 0.1, "config": {}})
         self.assertEqual(r["status"], "error")
         self.assertIn("body-force module", r["message"])

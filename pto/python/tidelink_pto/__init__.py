@@ -1,8 +1,10 @@
-"""Helpers for writing Tidelink external force modules in Python (protocol v1).
+"""Helpers for writing Tidelink external force modules in Python (protocol v2).
 
 A module is a small program the MBS solver starts as a child process. It connects to
-127.0.0.1 on the port given as ``--tidelink-port N`` and answers framed JSON requests:
-each frame is a 4-byte big-endian length followed by that many bytes of UTF-8 JSON.
+127.0.0.1 on the port given as ``--tidelink-port N``, sends ``hello`` with the token the host
+put in its environment (``TIDELINK_PTO_TOKEN``: the host accepts only its own child), and then
+answers framed JSON requests: each frame is a 4-byte big-endian length followed by that many
+bytes of UTF-8 JSON. ``run`` does all of it.
 
 Two ways to write one:
 
@@ -28,6 +30,8 @@ from typing import Any, Dict, List, Optional, Sequence
 __all__ = [
     "PROTOCOL_VERSION",
     "PORT_FLAG",
+    "TOKEN_ENV",
+    "hello",
     "FrameError",
     "encode_frame",
     "decode_frame",
@@ -39,8 +43,9 @@ __all__ = [
     "run",
 ]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 PORT_FLAG = "--tidelink-port"
+TOKEN_ENV = "TIDELINK_PTO_TOKEN"
 MAX_FRAME = 16 << 20
 
 
@@ -268,6 +273,18 @@ def _port(argv: Sequence[str]) -> int:
     raise SystemExit(f"{PORT_FLAG} N is missing: this script is started by the Tidelink MBS solver")
 
 
+def hello(token: str) -> Dict[str, Any]:
+    """The first message a module sends: it proves it is the host's own child."""
+    return {"op": "hello", "protocol": PROTOCOL_VERSION, "token": token}
+
+
+def _token() -> str:
+    token = os.environ.get(TOKEN_ENV, "").strip()
+    if not token:
+        raise SystemExit(f"{TOKEN_ENV} is missing: this script is started by the Tidelink MBS solver")
+    return token
+
+
 def _wait_for_request(sock: socket.socket, spin: float) -> None:
     """Polls ``sock`` for up to ``spin`` seconds until a request's first byte is there (the
     blocking read that follows takes over either way). Waking a sleeping process costs about
@@ -294,7 +311,8 @@ SPIN_ENV = "TIDELINK_PTO_SPIN_US"
 
 
 def run(module: ExternalForceModule, argv: Optional[Sequence[str]] = None, spin_us: Optional[float] = None) -> None:
-    """Connects to the host on ``--tidelink-port N`` and serves requests until shutdown.
+    """Connects to the host on ``--tidelink-port N``, says hello with the token of
+    ``TIDELINK_PTO_TOKEN`` and serves requests until shutdown.
 
     After each reply it polls for the next request for ``spin_us`` microseconds before it
     sleeps (default: the ``TIDELINK_PTO_SPIN_US`` environment variable, which the host reads
@@ -305,9 +323,11 @@ def run(module: ExternalForceModule, argv: Optional[Sequence[str]] = None, spin_
             raise SystemExit(f"{SPIN_ENV}={text!r} is not a poll time: give whole microseconds from 0 (off) to 1000000")
         spin_us = float(text)
     port = _port(sys.argv[1:] if argv is None else argv)
+    token = _token()
     dispatcher = Dispatcher(module)
     with socket.create_connection(("127.0.0.1", port)) as sock, sock.makefile("rb") as reader:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.sendall(encode_frame(hello(token)))
         while not dispatcher.done:
             _wait_for_request(sock, spin_us * 1e-6)
             try:

@@ -17,6 +17,7 @@ mod unsupported;
 mod watch;
 mod watch_integral;
 
+pub use m2n::auth::Secret;
 pub use m2n::rendezvous::{clean_precice_run, Cleaned, Owner};
 pub use participant::{check, version_information, Element, NativeParticipant};
 pub use settings::Settings;

@@ -2,7 +2,9 @@
 //! waits. The engine reads no environment variable itself; a program's entry point builds
 //! [`Settings`] (usually [`Settings::from_env`]) and passes them in.
 
+use super::m2n::{auth::Secret, keyfile};
 use crate::{CouplingError, Result};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,6 +14,12 @@ pub const RUN_ID_ENV: &str = "TIDELINK_RUN_ID";
 pub const HANDSHAKE_TIMEOUT_ENV: &str = "TIDELINK_HANDSHAKE_TIMEOUT";
 /// The environment variable holding how long a wait polls before it blocks, in microseconds.
 pub const SPIN_ENV: &str = "TIDELINK_SPIN_US";
+/// The environment variable in which `tidelink run` hands its participants the run's secret
+/// (hex); never on a command line, never in a file others can read (docs/security.md).
+pub const RUN_SECRET_ENV: &str = "TIDELINK_RUN_SECRET";
+/// The environment variable naming a file that holds the run's secret (its bytes, at least 16;
+/// the file private to its user): for partners on other hosts, or started by hand beside a run.
+pub const SECRET_FILE_ENV: &str = "TIDELINK_SECRET_FILE";
 
 /// A native participant's settings from outside the XML.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +37,10 @@ pub struct Settings {
     pub log_config_warnings: bool,
     /// Asked while a call waits for partners (about every 100 ms); its answer stops the wait.
     pub interrupt: Option<Interrupt>,
+    /// The run's secret that partners prove they hold in the handshake. `None`: the key file in
+    /// `<exchange-directory>/precice-run/`, created by the first participant that needs it and
+    /// readable by its user alone (participants started by hand on one host).
+    pub secret: Option<Secret>,
 }
 
 /// A question a waiting participant asks its program: `Some(reason)` ends the wait with an
@@ -64,14 +76,16 @@ impl Default for Settings {
             spin: Duration::from_micros(50),
             log_config_warnings: true,
             interrupt: None,
+            secret: None,
         }
     }
 }
 
 impl Settings {
-    /// From [`RUN_ID_ENV`], [`HANDSHAKE_TIMEOUT_ENV`] and [`SPIN_ENV`], each defaulted when unset;
-    /// a value that is not valid is an error naming the variable (an invalid run identity is
-    /// ignored with a warning, as a participant started by hand).
+    /// From [`RUN_ID_ENV`], [`HANDSHAKE_TIMEOUT_ENV`], [`SPIN_ENV`] and the secret of
+    /// [`RUN_SECRET_ENV`] or [`SECRET_FILE_ENV`], each defaulted when unset; a value that is not
+    /// valid is an error naming the variable (an invalid run identity is ignored with a warning,
+    /// as a participant started by hand).
     pub fn from_env() -> Result<Settings> {
         Ok(Settings {
             run_id: run_id_from(env_text(RUN_ID_ENV)?.as_deref()),
@@ -79,7 +93,26 @@ impl Settings {
             spin: spin_from(env_text(SPIN_ENV)?.as_deref())?,
             log_config_warnings: true,
             interrupt: None,
+            secret: secret_from(env_text(RUN_SECRET_ENV)?.as_deref(), std::env::var_os(SECRET_FILE_ENV).as_deref())?,
         })
+    }
+}
+
+/// The secret of [`RUN_SECRET_ENV`] (hex) or else of the file [`SECRET_FILE_ENV`] names.
+fn secret_from(hex: Option<&str>, file: Option<&std::ffi::OsStr>) -> Result<Option<Secret>> {
+    if let Some(hex) = hex.filter(|h| !h.trim().is_empty()) {
+        return Secret::from_hex(hex).map(Some).ok_or_else(|| {
+            CouplingError::config(format!(
+                "{RUN_SECRET_ENV} does not hold a secret (at least 32 hex digits); `tidelink run` sets it for the \
+                 participants it starts: unset it"
+            ))
+        });
+    }
+    match file.filter(|f| !f.is_empty()) {
+        Some(f) => keyfile::read_secret_file(Path::new(f))
+            .map(Some)
+            .map_err(|e| CouplingError::config(format!("{SECRET_FILE_ENV}: {e}"))),
+        None => Ok(None),
     }
 }
 
@@ -152,6 +185,25 @@ mod tests {
             let e = spin_from(Some(bad)).expect_err(bad).message;
             assert!(e.contains("TIDELINK_SPIN_US"), "{e}");
         }
+    }
+
+    #[test]
+    fn secrets_come_from_the_launcher_or_a_private_file() {
+        let s = Secret::random().unwrap();
+        assert_eq!(secret_from(Some(&s.to_hex()), None).unwrap(), Some(s.clone()));
+        assert_eq!(secret_from(None, None).unwrap(), None);
+        assert_eq!(secret_from(Some(" "), None).unwrap(), None);
+        let e = secret_from(Some("xyz"), None).unwrap_err().message;
+        assert!(e.contains(RUN_SECRET_ENV), "{e}");
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("secret");
+        std::fs::write(&f, b"0123456789abcdef0123").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o600)).unwrap();
+        assert_eq!(secret_from(None, Some(f.as_os_str())).unwrap(), Secret::from_bytes(b"0123456789abcdef0123"));
+        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let e = secret_from(None, Some(f.as_os_str())).unwrap_err().message;
+        assert!(e.starts_with(SECRET_FILE_ENV) && e.contains("chmod 600"), "{e}");
     }
 
     #[test]

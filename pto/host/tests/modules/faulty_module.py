@@ -9,6 +9,8 @@ config.fault picks how, at the evaluate call number config.at (default 1):
   no_connect    (at start) exits before connecting
   no_n_states   (at initialize) omits n_states
   none          behaves: out = [-2 * in[1]]
+With --connect-late it waits half a second before connecting (a stranger gets there first),
+with --no-hello it skips the hello (a module of protocol 1).
 config.n_states is what it reports at initialize (default 0); with config.count_lifecycle,
 evaluate answers the number of commit and rollback requests received so far instead, and with
 config.count_evaluations the number of evaluate requests (this one included).
@@ -21,7 +23,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "pto", "python"))
-from tidelink_pto import encode_frame, read_frame, _port  # noqa: E402
+from tidelink_pto import TOKEN_ENV, encode_frame, hello, read_frame, _port  # noqa: E402
 
 
 def main():
@@ -29,7 +31,11 @@ def main():
     fault = os.environ.get("FAULT_AT_START")
     if fault == "no_connect":
         sys.exit(4)
+    if "--connect-late" in sys.argv:
+        time.sleep(0.5)
     sock = socket.create_connection(("127.0.0.1", port))
+    if "--no-hello" not in sys.argv:
+        sock.sendall(encode_frame(hello(os.environ[TOKEN_ENV])))
     cfg, n, lifecycle = {}, 0, 0
     while True:
         msg = read_frame(sock)

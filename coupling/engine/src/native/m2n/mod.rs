@@ -7,7 +7,10 @@
 //! kernel buffer full keeps reading all partners meanwhile, so two large sends in
 //! opposite directions cannot deadlock.
 
+pub mod auth;
 mod conn;
+mod handshake;
+pub mod keyfile;
 pub mod rendezvous;
 pub mod wire;
 
@@ -18,9 +21,12 @@ use conn::{Conn, Fill};
 
 use super::settings::{Interrupt, Settings, RUN_ID_ENV};
 use crate::{CouplingError, Result};
+use auth::Secret;
 use std::collections::VecDeque;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 use tidelink_precice_config::PreciceConfig;
 
@@ -117,6 +123,7 @@ fn timeout_error(
     ep: &Endpoint,
     timeout: Duration,
     other: Option<&Owner>,
+    refused: Option<&str>,
 ) -> CouplingError {
     let mut msg = format!(
         "participant \"{me}\" waited {:.0} s for participant \"{}\" to connect, without success. Is it running, with \
@@ -137,63 +144,10 @@ fn timeout_error(
             describe_run(run)
         );
     }
+    if let Some(r) = refused {
+        msg += &format!(" Meanwhile {r}.");
+    }
     CouplingError::partner(msg)
-}
-
-fn hello(me: &str, hash: &str, run: Option<&str>) -> Frame {
-    Frame::Hello {
-        protocol: wire::PROTOCOL,
-        version: VERSION.to_string(),
-        config_hash: hash.to_string(),
-        participant: me.to_string(),
-        run: run.unwrap_or("").to_string(),
-    }
-}
-
-/// The run identity a hello carries (`None`: a participant without one).
-fn hello_run(f: &Frame) -> Option<&str> {
-    match f {
-        Frame::Hello { run, .. } if !run.is_empty() => Some(run),
-        _ => None,
-    }
-}
-
-fn check_hello(me: &str, expected: &str, hash: &str, run: Option<&str>, f: Option<Frame>) -> Result<()> {
-    match f {
-        Some(Frame::Hello { protocol, version, config_hash, participant, run: theirs }) => {
-            if participant != expected {
-                return Err(CouplingError::partner(format!(
-                    "participant \"{me}\" expected to connect to \"{expected}\" but \"{participant}\" answered: two \
-                     runs share one exchange directory"
-                )));
-            }
-            if protocol != wire::PROTOCOL || version != VERSION {
-                return Err(CouplingError::protocol(format!(
-                    "participant \"{me}\" uses {VERSION} but \"{participant}\" uses {version}. Mixing versions can \
-                     lead to undefined behavior and is, thus, forbidden."
-                )));
-            }
-            let theirs = (!theirs.is_empty()).then_some(theirs.as_str());
-            if theirs != run {
-                return Err(CouplingError::partner(format!(
-                    "participant \"{me}\" ({}) reached \"{participant}\" of another run ({}): two runs share one \
-                     exchange directory, and a participant pairs only with partners of its own run",
-                    describe_run(run),
-                    describe_run(theirs)
-                )));
-            }
-            if config_hash != hash {
-                return Err(CouplingError::config(format!(
-                    "participant \"{me}\" uses a different configuration file than the remote participant \
-                     \"{participant}\" (Hashes differ). All participants must read the very same preCICE XML file."
-                )));
-            }
-            Ok(())
-        }
-        _ => Err(CouplingError::protocol(format!(
-            "participant \"{me}\": the connection to \"{expected}\" did not start with a hello"
-        ))),
-    }
 }
 
 fn tune(stream: &TcpStream) {
@@ -204,17 +158,183 @@ fn tune(stream: &TcpStream) {
     let _ = sock.set_send_buffer_size(8 << 20);
 }
 
+/// At most this many incoming connections are in their handshake at once; more are closed at
+/// once (with a warning), so a flood of connections cannot exhaust threads.
+const MAX_PENDING: usize = 32;
+
+/// The cancelled endpoint's error (never shown: another endpoint's error or the interrupt is).
+fn cancelled(me: &str) -> CouplingError {
+    CouplingError::interrupted(format!("participant \"{me}\": the handshake was cancelled"))
+}
+
+/// A listener's endpoint: accepts connections until one proves to be the partner, each
+/// connection's handshake in a thread of its own with its own short deadline; refusals are
+/// logged with the peer's address. Unpublishes its file however it ends.
+fn listen(
+    ep: &Endpoint,
+    l: TcpListener,
+    hold: rendezvous::Hold,
+    ctx: Arc<handshake::Ctx>,
+    deadline: Instant,
+    timeout: Duration,
+    stop: &AtomicBool,
+) -> Result<TcpStream> {
+    let me = ctx.me.as_str();
+    let (tx, rx) = mpsc::channel();
+    let mut pending = 0usize;
+    let mut refused: Option<String> = None;
+    let outcome = loop {
+        match l.accept() {
+            Ok((s, peer)) if pending >= MAX_PENDING => {
+                log::warn!("{me}: refused a connection from {peer}: {MAX_PENDING} others are still in their handshake");
+                drop(s);
+            }
+            Ok((s, peer)) => {
+                let _ = s.set_nonblocking(false);
+                tune(&s);
+                pending += 1;
+                let (tx, ctx) = (tx.clone(), ctx.clone());
+                let by = deadline.min(Instant::now() + handshake::CONNECTION_DEADLINE);
+                let started = std::thread::Builder::new().name("m2n-handshake".into()).spawn(move || {
+                    let _ = tx.send((peer, handshake::listener_side(s, &ctx, by)));
+                });
+                if let Err(e) = started {
+                    pending -= 1;
+                    log::warn!("{me}: cannot handle the connection from {peer}: {e}");
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(e) => break Err(CouplingError::io(format!("accepting \"{}\" failed: {e}", ep.partner))),
+        }
+        let mut done = None;
+        while let Ok((peer, incoming)) = rx.try_recv() {
+            pending -= 1;
+            match incoming {
+                handshake::Incoming::Partner(s) => {
+                    done = Some(Ok(s));
+                    break;
+                }
+                handshake::Incoming::Refused(why) => {
+                    log::warn!(
+                        "{me}: refused a connection from {peer} to the address in {}: {why}; still waiting for \"{}\"",
+                        abs(&ep.file),
+                        ep.partner
+                    );
+                    refused = Some(format!("a connection from {peer} was refused: {why}"));
+                }
+                handshake::Incoming::Probe => log::debug!("{me}: {peer} connected and left without a word"),
+                handshake::Incoming::Failed(e) => {
+                    done = Some(Err(e));
+                    break;
+                }
+            }
+        }
+        if let Some(d) = done {
+            break d;
+        }
+        if Instant::now() > deadline {
+            break Err(timeout_error(me, ctx.run.as_deref(), ep, timeout, None, refused.as_deref()));
+        }
+        if stop.load(Ordering::Relaxed) {
+            break Err(cancelled(me));
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    rendezvous::unpublish(&ep.file, &ep.pair_dir, hold);
+    outcome
+}
+
+/// A requester's endpoint: waits for its partner's connection file of this run, connects and
+/// runs its side of the handshake.
+fn request(
+    ep: &Endpoint,
+    ctx: &handshake::Ctx,
+    deadline: Instant,
+    timeout: Duration,
+    stop: &AtomicBool,
+) -> Result<TcpStream> {
+    let (me, run) = (ctx.me.as_str(), ctx.run.as_deref());
+    log::info!("{me}: looking for \"{}\" at {}", ep.partner, abs(&ep.file));
+    let mut other = None;
+    let mut keyless = false;
+    loop {
+        match rendezvous::lookup(&ep.file, run) {
+            Lookup::Partner(addr) => {
+                // Without a secret of its own, the partner's key beside its file (written first).
+                let key = match &ctx.secret {
+                    Some(_) => None,
+                    None => keyfile::read_key(&ep.file)
+                        .map_err(|e| CouplingError::config(format!("participant \"{me}\": {e}")))?,
+                };
+                if ctx.secret.is_none() && key.is_none() {
+                    keyless = true;
+                } else if let Ok(s) = TcpStream::connect_timeout(&addr, Duration::from_millis(500)) {
+                    tune(&s);
+                    let ctx = handshake::Ctx { secret: ctx.secret.clone().or(key), ..ctx.clone() };
+                    handshake::requester_side(&s, &ctx, deadline, &|| stop.load(Ordering::Relaxed)).map_err(|e| {
+                        if stop.load(Ordering::Relaxed) {
+                            cancelled(me)
+                        } else {
+                            e
+                        }
+                    })?;
+                    return Ok(s);
+                }
+            }
+            Lookup::Other(owner) => {
+                if other.is_none() {
+                    log::warn!(
+                        "{me}: \"{}\" belongs to a participant of another run ({owner}); waiting for \"{}\" of this \
+                         run ({})",
+                        abs(&ep.file),
+                        ep.partner,
+                        describe_run(run)
+                    );
+                }
+                other = Some(owner);
+            }
+            Lookup::Stale | Lookup::Nothing => {}
+        }
+        if Instant::now() > deadline {
+            let note = keyless.then_some(
+                "its partner's connection file has no key file beside it: the partner holds a secret this participant \
+                 lacks (tidelink run gives its participants one; TIDELINK_SECRET_FILE must name the same file on \
+                 both sides)",
+            );
+            return Err(timeout_error(me, run, ep, timeout, other.as_ref(), note));
+        }
+        if stop.load(Ordering::Relaxed) {
+            return Err(cancelled(me));
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
 impl M2n {
     /// Connects to every partner of `me` in `run` (the launcher's run identity; `None` when
-    /// started by hand): publish all listeners, connect all requesters, then accept (so no
-    /// ordering between pairs can deadlock), then check the hellos. Only partners of the same
-    /// run pair up: a requester ignores connection files of other runs, and a listener turns
-    /// away a hello of another run and keeps waiting for its own partner.
+    /// started by hand): publish all listeners, then run every endpoint's handshake in its own
+    /// thread (so no ordering between pairs can deadlock), each incoming connection in one more
+    /// thread with its own short deadline (so a silent stranger stalls nothing). Partners prove
+    /// they hold the run's secret (`handshake`); only partners of the same run pair up: a
+    /// requester ignores connection files of other runs, and a listener refuses, with a
+    /// warning naming the peer, any connection that cannot prove itself and keeps waiting for
+    /// its own partner.
     pub fn connect(me: &str, cfg: &PreciceConfig, settings: &Settings) -> Result<M2n> {
         let (timeout, spin, run) = (settings.handshake_timeout, settings.spin, settings.run_id.as_deref());
         let hook = settings.interrupt.as_ref();
         let eps = endpoints(me, cfg)?;
         let deadline = Instant::now() + timeout;
+        for ep in &eps {
+            keyfile::prepare_run_dir(&ep.exchange_dir)
+                .map_err(|e| CouplingError::config(format!("participant \"{me}\": {e}")))?;
+        }
+        let ctx = |ep: &Endpoint, secret: Option<Secret>| handshake::Ctx {
+            me: me.to_string(),
+            partner: ep.partner.clone(),
+            hash: cfg.hash.clone(),
+            run: run.map(str::to_string),
+            secret,
+        };
         let mut listeners = Vec::new();
         for (i, ep) in eps.iter().enumerate().filter(|(_, e)| e.listen) {
             let ip = interface_ip(&ep.network)?;
@@ -223,120 +343,69 @@ impl M2n {
             })?;
             let addr = l.local_addr().map_err(|e| CouplingError::io(e.to_string()))?;
             log::info!("{me}: waiting for \"{}\" via {}", ep.partner, abs(&ep.file));
-            let hold =
-                rendezvous::publish(&ep.file, addr, me, &ep.partner, "PRIMARYCOM", run).map_err(CouplingError::io)?;
-            l.set_nonblocking(true).map_err(|e| CouplingError::io(e.to_string()))?;
-            listeners.push((i, l, hold));
+            let (hold, key) =
+                rendezvous::publish(&ep.file, addr, me, &ep.partner, "PRIMARYCOM", run, settings.secret.is_none())
+                    .map_err(CouplingError::io)?;
+            if let Err(e) = l.set_nonblocking(true) {
+                rendezvous::unpublish(&ep.file, &ep.pair_dir, hold);
+                return Err(CouplingError::io(e.to_string()));
+            }
+            listeners.push((i, l, hold, Arc::new(ctx(ep, settings.secret.clone().or(key)))));
         }
+        let stop = AtomicBool::new(false);
         let mut streams: Vec<Option<TcpStream>> = eps.iter().map(|_| None).collect();
-        for (i, ep) in eps.iter().enumerate().filter(|(_, e)| !e.listen) {
-            log::info!("{me}: looking for \"{}\" at {}", ep.partner, abs(&ep.file));
-            let mut other = None;
-            loop {
-                match rendezvous::lookup(&ep.file, run) {
-                    Lookup::Partner(addr) => {
-                        if let Ok(mut s) = TcpStream::connect_timeout(&addr, Duration::from_millis(500)) {
-                            tune(&s);
-                            wire::write_frame(&mut s, &hello(me, &cfg.hash, run))
-                                .map_err(|e| CouplingError::io(format!("cannot greet \"{}\": {e}", ep.partner)))?;
-                            streams[i] = Some(s);
+        let mut failure = None;
+        std::thread::scope(|scope| {
+            let (tx, rx) = mpsc::channel();
+            for (i, l, hold, ctx) in listeners {
+                let (tx, ep, stop) = (tx.clone(), &eps[i], &stop);
+                scope.spawn(move || {
+                    let _ = tx.send((i, listen(ep, l, hold, ctx, deadline, timeout, stop)));
+                });
+            }
+            for (i, ep) in eps.iter().enumerate().filter(|(_, e)| !e.listen) {
+                let (tx, ctx, stop) = (tx.clone(), ctx(ep, settings.secret.clone()), &stop);
+                scope.spawn(move || {
+                    let _ = tx.send((i, request(ep, &ctx, deadline, timeout, stop)));
+                });
+            }
+            drop(tx);
+            let mut left = eps.len();
+            while left > 0 {
+                match rx.recv_timeout(INTERRUPT_SLICE) {
+                    Ok((i, Ok(s))) => {
+                        streams[i] = Some(s);
+                        left -= 1;
+                    }
+                    Ok((_, Err(e))) => {
+                        failure = Some(e);
+                        break;
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        if let Err(e) = interrupted(hook, me) {
+                            failure = Some(e);
                             break;
                         }
                     }
-                    Lookup::Other(owner) => {
-                        if other.is_none() {
-                            log::warn!(
-                                "{me}: \"{}\" belongs to a participant of another run ({owner}); waiting for \"{}\" of \
-                                 this run ({})",
-                                abs(&ep.file),
-                                ep.partner,
-                                describe_run(run)
-                            );
-                        }
-                        other = Some(owner);
-                    }
-                    Lookup::Stale | Lookup::Nothing => {}
-                }
-                if Instant::now() > deadline {
-                    return Err(timeout_error(me, run, ep, timeout, other.as_ref()));
-                }
-                interrupted(hook, me)?;
-                std::thread::sleep(Duration::from_millis(2));
-            }
-        }
-        for (i, l, hold) in listeners {
-            let ep = &eps[i];
-            loop {
-                match l.accept() {
-                    Ok((s, _)) => {
-                        let _ = s.set_nonblocking(false);
-                        tune(&s);
-                        let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
-                        let mut r = &s;
-                        // A probe of another run's stale check connects and leaves: skip it.
-                        match wire::read_frame(&mut r) {
-                            Ok(Some(f @ Frame::Hello { .. })) => {
-                                let mut w = &s;
-                                wire::write_frame(&mut w, &hello(me, &cfg.hash, run))
-                                    .map_err(|e| CouplingError::io(format!("cannot greet \"{}\": {e}", ep.partner)))?;
-                                if hello_run(&f) != run {
-                                    // Not our partner: it learns so from our hello; keep waiting.
-                                    log::warn!(
-                                        "{me}: turned away a participant of another run ({}) that reached {}",
-                                        describe_run(hello_run(&f)),
-                                        abs(&ep.file)
-                                    );
-                                    continue;
-                                }
-                                check_hello(me, &ep.partner, &cfg.hash, run, Some(f))?;
-                                let _ = s.set_read_timeout(None);
-                                rendezvous::unpublish(&ep.file, &ep.pair_dir, hold);
-                                streams[i] = Some(s);
-                                break;
-                            }
-                            _ => continue,
-                        }
-                    }
-                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                        if Instant::now() > deadline {
-                            rendezvous::unpublish(&ep.file, &ep.pair_dir, hold);
-                            return Err(timeout_error(me, run, ep, timeout, None));
-                        }
-                        if let Err(e) = interrupted(hook, me) {
-                            rendezvous::unpublish(&ep.file, &ep.pair_dir, hold);
-                            return Err(e);
-                        }
-                        std::thread::sleep(Duration::from_millis(1));
-                    }
-                    Err(e) => return Err(CouplingError::io(format!("accepting \"{}\" failed: {e}", ep.partner))),
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 }
             }
-        }
-        // Requesters read the listener's hello (sent after it checked ours).
-        for (i, ep) in eps.iter().enumerate().filter(|(_, e)| !e.listen) {
-            let s = streams[i].as_ref().expect("connected above");
-            let left = deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(100));
-            let _ = s.set_read_timeout(Some(left));
-            let mut r = s;
-            let f = wire::read_frame(&mut r).map_err(|e| {
-                CouplingError::partner(format!(
-                    "participant \"{me}\": no answer from \"{}\" during the handshake ({e}); look at its output",
-                    ep.partner
-                ))
-            })?;
-            if f.is_none() {
-                return Err(CouplingError::partner(format!(
-                    "participant \"{}\" closed the connection during the handshake (it probably found a problem: \
-                     look at its output)",
-                    ep.partner
-                )));
-            }
-            check_hello(me, &ep.partner, &cfg.hash, run, f)?;
-            let _ = s.set_read_timeout(None);
+            // The other endpoints stop at their next look (listeners unpublish their files).
+            stop.store(true, Ordering::Relaxed);
+        });
+        if let Some(e) = failure {
+            return Err(e);
         }
         let mut partners = Vec::new();
         for (ep, s) in eps.iter().zip(streams) {
-            let s = s.expect("every endpoint connected");
+            let s = s.ok_or_else(|| {
+                CouplingError::io(format!(
+                    "participant \"{me}\": the handshake with \"{}\" ended without a connection",
+                    ep.partner
+                ))
+            })?;
+            let _ = s.set_read_timeout(None);
+            let _ = s.set_write_timeout(None);
             partners.push(Conn::new(ep.partner.clone(), s).map_err(|e| CouplingError::io(e.to_string()))?);
         }
         let stash = partners.iter().map(|_| VecDeque::new()).collect();

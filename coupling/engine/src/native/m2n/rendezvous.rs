@@ -8,6 +8,7 @@
 //! recognised and replaced with a warning instead of failing or hanging, and a requester never
 //! connects to a file of a dead owner or of another run.
 
+use super::auth::Secret;
 use std::fmt;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{self, Write};
@@ -183,6 +184,7 @@ fn in_use(path: &Path, owner: Option<&Owner>) -> String {
 
 /// Publishes `addr` at `path` for `run` (write `path~`, lock it, then link it into place). A
 /// file whose owner is dead is replaced with a warning; one whose owner is alive is an error.
+/// With `key`, a fresh key file is written beside it first (`keyfile::create_key`) and returned.
 pub fn publish(
     path: &Path,
     addr: SocketAddr,
@@ -190,12 +192,13 @@ pub fn publish(
     requester: &str,
     tag: &str,
     run: Option<&str>,
-) -> Result<Hold, String> {
+    key: bool,
+) -> Result<(Hold, Option<Secret>), String> {
     // Another run's participant may remove the folders (once empty) or a `~` file it took for
     // stale between our steps; then the file to link is gone, and publishing again is safe.
     let mut attempts = 0;
     loop {
-        match publish_once(path, addr, listener, requester, tag, run) {
+        match publish_once(path, addr, listener, requester, tag, run, key) {
             Err(Publish::Vanished(_)) if attempts < 10 => attempts += 1,
             Err(Publish::Vanished(e) | Publish::Failed(e)) => return Err(e),
             Ok(hold) => return Ok(hold),
@@ -218,7 +221,8 @@ fn publish_once(
     requester: &str,
     tag: &str,
     run: Option<&str>,
-) -> Result<Hold, Publish> {
+    key: bool,
+) -> Result<(Hold, Option<Secret>), Publish> {
     let failed = |e: io::Error, what: String| {
         if e.kind() == io::ErrorKind::NotFound {
             Publish::Vanished(what)
@@ -247,6 +251,8 @@ fn publish_once(
         let what = format!("cannot create the rendezvous directory \"{}\": {e}", parent.display());
         failed(e, what)
     })?;
+    // The key before the file: a requester that finds the file finds its key.
+    let secret = if key { Some(super::keyfile::create_key(path).map_err(Publish::Failed)?) } else { None };
     let mut file = match OpenOptions::new().write(true).create_new(true).open(&tmp) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Err(Publish::Failed(in_use(&tmp, None))),
@@ -294,7 +300,7 @@ fn publish_once(
         }),
     };
     let _ = std::fs::remove_file(&tmp);
-    placed.map(|()| Hold { _file: file })
+    placed.map(|()| (Hold { _file: file }, secret))
 }
 
 /// What a requester finds at a connection file.
@@ -326,6 +332,7 @@ pub fn lookup(path: &Path, run: Option<&str>) -> Lookup {
 /// empty, leaving an empty `precice-run/` as preCICE does; then releases the file's lock.
 /// Only empty folders go: another run's participant may be publishing in the same place.
 pub fn unpublish(path: &Path, pair_dir: &Path, hold: Hold) {
+    let _ = std::fs::remove_file(super::keyfile::key_path(path));
     if std::fs::remove_file(path).is_err() {
         log::warn!(
             "the connection file \"{}\" disappeared or could not be deleted. Make sure to delete the \"precice-run\" \
@@ -360,7 +367,8 @@ pub struct Cleaned {
 /// Removes what dead runs left in `run_dir` (a `precice-run/` folder): every connection file
 /// whose owner is gone, then the folders of the connection-file layout left empty, `run_dir`
 /// itself included. Files of live owners stay, whoever they are, and are listed; so is
-/// anything that is not a connection file (see [`is_connection_file`]). Symbolic links are
+/// anything that is not a connection file (see [`is_connection_file`]) or a connection file's
+/// key (`<file>.key`, which goes with its file). Symbolic links are
 /// never followed, `run_dir` included: a `precice-run` that is a link is left alone.
 pub fn clean_precice_run(run_dir: &Path) -> Cleaned {
     let mut cleaned = Cleaned::default();
@@ -379,6 +387,7 @@ pub fn clean_precice_run(run_dir: &Path) -> Cleaned {
 /// `<listener>-<requester>/<h[0:2]>/` wants at that depth.
 fn clean_dir(run_dir: &Path, dir: &Path, depth: usize, cleaned: &mut Cleaned) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut keys = Vec::new();
     for entry in entries.flatten() {
         let path = entry.path();
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -395,8 +404,18 @@ fn clean_dir(run_dir: &Path, dir: &Path, depth: usize, cleaned: &mut Cleaned) {
                     }
                 }
             }
+        } else if kind.is_file() && depth == 2 && super::keyfile::key_of(&name).is_some() {
+            keys.push(path);
         } else {
             cleaned.foreign.push(path);
+        }
+    }
+    // A connection file's key goes with it (it stays while its connection file does).
+    for key in keys {
+        let name = key.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let conn = key.with_file_name(super::keyfile::key_of(&name).unwrap_or_default());
+        if std::fs::symlink_metadata(&conn).is_err() && std::fs::remove_file(&key).is_ok() {
+            cleaned.removed.push(key);
         }
     }
     // Fails (and is meant to) while anything is left in it.
@@ -466,7 +485,7 @@ mod tests {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         // No such pid; port 1 is closed.
         std::fs::write(&p, format!("127.0.0.1:1\nx\nOwner: pid=4000000 host={}\n", hostname())).unwrap();
-        let _hold = publish(&p, addr(), "L", "C", "PRIMARYCOM", None).unwrap();
+        let _hold = publish(&p, addr(), "L", "C", "PRIMARYCOM", None, false).map(|(h, _)| h).unwrap();
         assert!(matches!(lookup(&p, None), Lookup::Partner(a) if a == addr()));
     }
 
@@ -480,7 +499,7 @@ mod tests {
         let me = std::process::id();
         std::fs::write(&p, format!("127.0.0.1:1\nx\nOwner: pid={me} host={} lock=1 run=-\n", hostname())).unwrap();
         assert!(matches!(lookup(&p, None), Lookup::Stale));
-        let _hold = publish(&p, addr(), "L", "C", "PRIMARYCOM", None).unwrap();
+        let _hold = publish(&p, addr(), "L", "C", "PRIMARYCOM", None, false).map(|(h, _)| h).unwrap();
         // Without a lock, a start time that is not the process's own tells the same.
         let q = connection_file(dir.path(), "L", "D", "PRIMARYCOM", -1);
         std::fs::create_dir_all(q.parent().unwrap()).unwrap();
@@ -495,8 +514,11 @@ mod tests {
     fn live_owner_is_an_error_and_its_file_survives_cleaning() {
         let dir = tempfile::tempdir().unwrap();
         let p = connection_file(dir.path(), "L", "C", "PRIMARYCOM", -1);
-        let hold = publish(&p, addr(), "L", "C", "PRIMARYCOM", Some("run-a")).unwrap();
-        let e = publish(&p, addr(), "L", "C", "PRIMARYCOM", Some("run-b")).err().expect("a live file");
+        let hold = publish(&p, addr(), "L", "C", "PRIMARYCOM", Some("run-a"), false).map(|(h, _)| h).unwrap();
+        let e = publish(&p, addr(), "L", "C", "PRIMARYCOM", Some("run-b"), false)
+            .map(|(h, _)| h)
+            .err()
+            .expect("a live file");
         assert!(e.contains("connection file already exists") && e.contains("run run-a"), "{e}");
         let cleaned = clean_precice_run(&dir.path().join("precice-run"));
         assert!(cleaned.removed.is_empty(), "{cleaned:?}");
@@ -514,7 +536,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = connection_file(dir.path(), "L", "C", "PRIMARYCOM", -1);
         assert!(matches!(lookup(&p, Some("a")), Lookup::Nothing));
-        let hold = publish(&p, addr(), "L", "C", "PRIMARYCOM", Some("a")).unwrap();
+        let hold = publish(&p, addr(), "L", "C", "PRIMARYCOM", Some("a"), false).map(|(h, _)| h).unwrap();
         assert!(matches!(lookup(&p, Some("a")), Lookup::Partner(_)));
         assert!(matches!(lookup(&p, Some("b")), Lookup::Other(o) if o.run.as_deref() == Some("a")));
         assert!(matches!(lookup(&p, None), Lookup::Other(_)));
@@ -529,13 +551,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = connection_file(dir.path(), "L", "C", "PRIMARYCOM", -1);
         let pair = pair_dir(dir.path(), "L", "C");
-        let hold = publish(&p, addr(), "L", "C", "PRIMARYCOM", Some("a")).unwrap();
+        let hold = publish(&p, addr(), "L", "C", "PRIMARYCOM", Some("a"), false).map(|(h, _)| h).unwrap();
         let other = p.with_file_name("other~");
         std::fs::write(&other, "").unwrap();
         unpublish(&p, &pair, hold);
         assert!(!p.exists() && other.exists(), "only the own file goes");
         std::fs::remove_file(&other).unwrap();
-        let hold = publish(&p, addr(), "L", "C", "PRIMARYCOM", Some("a")).unwrap();
+        let hold = publish(&p, addr(), "L", "C", "PRIMARYCOM", Some("a"), false).map(|(h, _)| h).unwrap();
         unpublish(&p, &pair, hold);
         assert!(!pair.exists() && dir.path().join("precice-run").exists(), "emptied folders go up to the pair's");
     }
@@ -547,7 +569,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let run_dir = dir.path().join("precice-run");
         let p = connection_file(dir.path(), "L", "C", "PRIMARYCOM", -1);
-        drop(publish(&p, addr(), "L", "C", "PRIMARYCOM", Some("a")).unwrap()); // stale: its owner let go
+        drop(publish(&p, addr(), "L", "C", "PRIMARYCOM", Some("a"), false).map(|(h, _)| h).unwrap()); // stale: its owner let go
         let empty_tmp = connection_file(dir.path(), "L", "C", "OTHER", -1);
         let empty_tmp = empty_tmp.with_file_name(format!("{}~", empty_tmp.file_name().unwrap().to_string_lossy()));
         std::fs::create_dir_all(empty_tmp.parent().unwrap()).unwrap();
@@ -557,6 +579,8 @@ mod tests {
         std::fs::copy(&p, &renamed).unwrap();
         let notes = run_dir.join("notes.txt");
         std::fs::write(&notes, "mine").unwrap();
+        let stale_key = super::super::keyfile::key_path(&p);
+        super::super::keyfile::create_key(&p).unwrap();
         let user = tempfile::tempdir().unwrap();
         std::fs::write(user.path().join("data.csv"), "1,2").unwrap();
         let sub_link = run_dir.join("L-D");
@@ -564,7 +588,7 @@ mod tests {
         let cleaned = clean_precice_run(&run_dir);
         let mut removed = cleaned.removed.clone();
         removed.sort();
-        let mut want = vec![p.clone(), empty_tmp.clone()];
+        let mut want = vec![p.clone(), empty_tmp.clone(), stale_key.clone()];
         want.sort();
         assert_eq!(removed, want);
         let mut foreign = cleaned.foreign.clone();

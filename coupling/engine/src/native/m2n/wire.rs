@@ -2,18 +2,23 @@
 //! compatibility with real preCICE is not a goal (the two backends never talk).
 
 use crate::native::mesh::Connectivity;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 
 /// Protocol version carried in the hello frame (3: the hello carries the run identity;
-/// 4: meshes carry their elements; 5: data items may carry gradients).
-pub const PROTOCOL: u32 = 5;
+/// 4: meshes carry their elements; 5: data items may carry gradients; 6: the hello carries a
+/// nonce and partners prove they hold the run's secret with `Proof` frames).
+pub const PROTOCOL: u32 = 6;
 
 /// One message between two participants.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Frame {
     /// First frame on every connection: who we are, which configuration we run, and in which
-    /// run (the launcher's identity; empty for a participant started by hand).
-    Hello { protocol: u32, version: String, config_hash: String, participant: String, run: String },
+    /// run (the launcher's identity; empty for a participant started by hand), with the sender's
+    /// fresh random nonce (the challenge the other side's proof must cover).
+    Hello { protocol: u32, version: String, config_hash: String, participant: String, run: String, nonce: Vec<u8> },
+    /// HMAC-SHA256 under the run's secret over both hellos (`auth::Secret::prove`): the sender
+    /// belongs to the run.
+    Proof { mac: Vec<u8> },
     /// A provided mesh's vertex coordinates and the elements its receiver needs, sent to the
     /// participant that receives it.
     Mesh { name: String, coords: Vec<f64>, connectivity: Connectivity },
@@ -72,6 +77,7 @@ const MESH: u8 = 2;
 const DATA: u8 = 3;
 const ABORT: u8 = 4;
 const BYE: u8 = 5;
+const PROOF: u8 = 6;
 
 /// Largest frame accepted (1 GiB) so a corrupt length cannot exhaust memory.
 const MAX_FRAME: usize = 1 << 30;
@@ -92,8 +98,11 @@ impl Enc {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
     fn str(&mut self, s: &str) {
-        self.u32(s.len() as u32);
-        self.0.extend_from_slice(s.as_bytes());
+        self.bytes(s.as_bytes());
+    }
+    fn bytes(&mut self, b: &[u8]) {
+        self.u32(b.len() as u32);
+        self.0.extend_from_slice(b);
     }
     fn f64s(&mut self, v: &[f64]) {
         self.u32(v.len() as u32);
@@ -134,8 +143,11 @@ impl Dec<'_> {
         Ok(f64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
     }
     fn str(&mut self) -> io::Result<String> {
+        String::from_utf8(self.bytes()?).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+    }
+    fn bytes(&mut self) -> io::Result<Vec<u8>> {
         let n = self.u32()? as usize;
-        String::from_utf8(self.take(n)?.to_vec()).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+        Ok(self.take(n)?.to_vec())
     }
     fn f64s(&mut self) -> io::Result<Vec<f64>> {
         let n = self.u32()? as usize;
@@ -156,13 +168,18 @@ impl Frame {
     pub fn encode(&self) -> Vec<u8> {
         let mut e = Enc(vec![0, 0, 0, 0]);
         match self {
-            Frame::Hello { protocol, version, config_hash, participant, run } => {
+            Frame::Hello { protocol, version, config_hash, participant, run, nonce } => {
                 e.u8(HELLO);
                 e.u32(*protocol);
                 e.str(version);
                 e.str(config_hash);
                 e.str(participant);
                 e.str(run);
+                e.bytes(nonce);
+            }
+            Frame::Proof { mac } => {
+                e.u8(PROOF);
+                e.bytes(mac);
             }
             Frame::Mesh { name, coords, connectivity } => {
                 e.u8(MESH);
@@ -218,9 +235,11 @@ impl Frame {
         let frame = match d.u8()? {
             HELLO => {
                 let (protocol, version, config_hash, participant) = (d.u32()?, d.str()?, d.str()?, d.str()?);
-                // Protocol 2 hellos end here; the version check then names the mismatch.
+                // Protocol 2 hellos end here, those up to 5 after the run; the version check then
+                // names the mismatch.
                 let run = if d.0.is_empty() { String::new() } else { d.str()? };
-                Frame::Hello { protocol, version, config_hash, participant, run }
+                let nonce = if d.0.is_empty() { Vec::new() } else { d.bytes()? };
+                Frame::Hello { protocol, version, config_hash, participant, run, nonce }
             }
             MESH => {
                 let (name, coords) = (d.str()?, d.f64s()?);
@@ -261,14 +280,17 @@ impl Frame {
             }
             ABORT => Frame::Abort { message: d.str()? },
             BYE => Frame::Bye,
+            PROOF => Frame::Proof { mac: d.bytes()? },
             t => return Err(io::Error::new(io::ErrorKind::InvalidData, format!("unknown frame type {t}"))),
         };
         Ok(frame)
     }
 }
 
-/// Reads one frame; `Ok(None)` on a clean end of stream.
-pub fn read_frame(r: &mut impl Read) -> io::Result<Option<Frame>> {
+/// Reads one frame; `Ok(None)` on a clean end of stream (the tests' reader: connections read
+/// through `Conn`, handshakes through `handshake::read_frame_by`).
+#[cfg(test)]
+pub fn read_frame(r: &mut impl std::io::Read) -> io::Result<Option<Frame>> {
     let mut len = [0u8; 4];
     match r.read_exact(&mut len) {
         Ok(()) => {}
@@ -318,7 +340,9 @@ mod tests {
                 config_hash: "ab".into(),
                 participant: "Solid".into(),
                 run: "r1".into(),
+                nonce: vec![7; 32],
             },
+            Frame::Proof { mac: vec![1, 2, 3] },
             Frame::Mesh { name: "M".into(), coords: vec![0.0, 1.0, 2.5], connectivity: Connectivity::default() },
             Frame::Mesh {
                 name: "T".into(),

@@ -12,6 +12,12 @@ pub const RUN_ID_ENV: &str = "TIDELINK_RUN_ID";
 pub const HANDSHAKE_TIMEOUT_ENV: &str = "TIDELINK_HANDSHAKE_TIMEOUT";
 /// The environment variable holding how long a wait polls before it blocks, in microseconds.
 pub const SPIN_ENV: &str = "TIDELINK_SPIN_US";
+/// The environment variable holding after how many seconds without a message a wait warns
+/// naming the partner (default 60; `0` turns the warning off).
+pub const STALL_WARNING_ENV: &str = "TIDELINK_STALL_WARNING";
+/// The environment variable holding after how many seconds without a message a wait fails
+/// naming the partner (default: never).
+pub const STALL_TIMEOUT_ENV: &str = "TIDELINK_STALL_TIMEOUT";
 
 /// A native participant's settings from outside the XML.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +35,12 @@ pub struct Settings {
     pub log_config_warnings: bool,
     /// Asked while a call waits for partners (about every 100 ms); its answer stops the wait.
     pub interrupt: Option<Interrupt>,
+    /// After how long without a message from the partner waited for a warning names it (then
+    /// again at doubling intervals; `None`: never). Default 60 s.
+    pub stall_warning: Option<Duration>,
+    /// After how long without a message from the partner waited for the wait fails, naming it
+    /// (`None`, the default: it waits as long as the partner lives).
+    pub stall_timeout: Option<Duration>,
 }
 
 /// A question a waiting participant asks its program: `Some(reason)` ends the wait with an
@@ -64,12 +76,15 @@ impl Default for Settings {
             spin: Duration::from_micros(50),
             log_config_warnings: true,
             interrupt: None,
+            stall_warning: Some(Duration::from_secs(60)),
+            stall_timeout: None,
         }
     }
 }
 
 impl Settings {
-    /// From [`RUN_ID_ENV`], [`HANDSHAKE_TIMEOUT_ENV`] and [`SPIN_ENV`], each defaulted when unset;
+    /// From [`RUN_ID_ENV`], [`HANDSHAKE_TIMEOUT_ENV`], [`SPIN_ENV`], [`STALL_WARNING_ENV`] and
+    /// [`STALL_TIMEOUT_ENV`], each defaulted when unset;
     /// a value that is not valid is an error naming the variable (an invalid run identity is
     /// ignored with a warning, as a participant started by hand).
     pub fn from_env() -> Result<Settings> {
@@ -79,7 +94,23 @@ impl Settings {
             spin: spin_from(env_text(SPIN_ENV)?.as_deref())?,
             log_config_warnings: true,
             interrupt: None,
+            stall_warning: seconds_or_off(STALL_WARNING_ENV, env_text(STALL_WARNING_ENV)?.as_deref(), Some(60.0))?,
+            stall_timeout: seconds_or_off(STALL_TIMEOUT_ENV, env_text(STALL_TIMEOUT_ENV)?.as_deref(), None)?,
         })
+    }
+}
+
+/// A stall setting: seconds (`0` off), `default` (seconds, `None` off) when unset or empty.
+fn seconds_or_off(name: &str, text: Option<&str>, default: Option<f64>) -> Result<Option<Duration>> {
+    let text = text.map(str::trim).filter(|t| !t.is_empty());
+    let Some(text) = text else { return Ok(default.map(Duration::from_secs_f64)) };
+    match text.parse::<f64>() {
+        Ok(s) if s == 0.0 => Ok(None),
+        Ok(s) if s > 0.0 && s < 3.2e7 => Ok(Some(Duration::from_secs_f64(s))),
+        _ => Err(CouplingError::config(format!(
+            "{name}={text:?} is not a time: give seconds (a positive number below a year, e.g. {name}=300), 0 for \
+             never, or unset it for the default"
+        ))),
     }
 }
 
@@ -151,6 +182,19 @@ mod tests {
         for bad in ["-1", "1.5", "x", "2000000"] {
             let e = spin_from(Some(bad)).expect_err(bad).message;
             assert!(e.contains("TIDELINK_SPIN_US"), "{e}");
+        }
+    }
+
+    #[test]
+    fn stall_times_are_seconds_zero_or_unset() {
+        let w = STALL_WARNING_ENV;
+        assert_eq!(seconds_or_off(w, None, Some(60.0)).unwrap(), Some(Duration::from_secs(60)));
+        assert_eq!(seconds_or_off(w, Some(" "), None).unwrap(), None);
+        assert_eq!(seconds_or_off(w, Some("0"), Some(60.0)).unwrap(), None, "0 turns it off");
+        assert_eq!(seconds_or_off(w, Some("2.5"), None).unwrap(), Some(Duration::from_millis(2500)));
+        for bad in ["-1", "x", "inf", "NaN", "1e300"] {
+            let e = seconds_or_off(STALL_TIMEOUT_ENV, Some(bad), None).expect_err(bad).message;
+            assert!(e.contains("TIDELINK_STALL_TIMEOUT") && e.contains("seconds"), "{e}");
         }
     }
 

@@ -110,16 +110,7 @@ const ABORT_REASON_CHARS: usize = 500;
 
 /// `e` with its causes on one line, as the partners are told.
 fn abort_reason(e: &AdapterError) -> String {
-    let mut text = e.to_string();
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        let s_text = s.to_string();
-        if !text.contains(&s_text) {
-            text.push_str(": ");
-            text.push_str(&s_text);
-        }
-        source = s.source();
-    }
+    let text = crate::participant::chain(e);
     match text.char_indices().nth(ABORT_REASON_CHARS) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text,

@@ -105,7 +105,7 @@ fn seconds_or_off(name: &str, text: Option<&str>, default: Option<f64>) -> Resul
     let text = text.map(str::trim).filter(|t| !t.is_empty());
     let Some(text) = text else { return Ok(default.map(Duration::from_secs_f64)) };
     match text.parse::<f64>() {
-        Ok(s) if s == 0.0 => Ok(None),
+        Ok(0.0) => Ok(None),
         Ok(s) if s > 0.0 && s < 3.2e7 => Ok(Some(Duration::from_secs_f64(s))),
         _ => Err(CouplingError::config(format!(
             "{name}={text:?} is not a time: give seconds (a positive number below a year, e.g. {name}=300), 0 for \

@@ -49,6 +49,17 @@ impl Lifeline {
     }
 }
 
+/// Makes `cmd` (a participant's `--check`) get SIGKILL when this process dies, on Linux: a
+/// check has no lifeline to watch, and must not run on when `tidelink` is killed. Call from the
+/// main thread (see above).
+pub fn die_with_launcher(cmd: &mut Command) {
+    let launcher = std::process::id();
+    // SAFETY: as in `attach`: system calls only, no allocation.
+    unsafe {
+        cmd.pre_exec(move || pdeathsig(launcher));
+    }
+}
+
 /// The participant's side, between fork and exec.
 fn in_child(fd: RawFd, launcher: u32) -> io::Result<()> {
     use nix::fcntl::{fcntl, FcntlArg, FdFlag};
@@ -56,6 +67,11 @@ fn in_child(fd: RawFd, launcher: u32) -> io::Result<()> {
     // this child, which closes nothing before exec.
     let read = unsafe { BorrowedFd::borrow_raw(fd) };
     fcntl(read, FcntlArg::F_SETFD(FdFlag::empty()))?;
+    pdeathsig(launcher)
+}
+
+/// SIGKILL when `launcher` (the parent) dies, on Linux; fails if it is gone already.
+fn pdeathsig(launcher: u32) -> io::Result<()> {
     #[cfg(target_os = "linux")]
     {
         nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL)?;

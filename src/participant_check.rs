@@ -7,13 +7,31 @@ use crate::launch;
 use crate::manifest::{Case, ParticipantEntry};
 use crate::stop;
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tidelink_adapter_core::diagnostics::{Diagnostics, Location};
 use tidelink_adapter_core::participant::{CheckReport, Fact, BODY_TO_BODY};
 
 /// How long one participant's check may take (it reads files, it solves nothing).
 const CHECK_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// How often a running check looks whether it was cancelled.
+const CANCEL_POLL: Duration = Duration::from_millis(50);
+/// Set by [`cancel`]: the checks still to run are skipped and a running one is killed.
+static CANCEL: AtomicBool = AtomicBool::new(false);
+/// The error of a check stopped by [`cancel`].
+const CANCELLED: &str = "interrupted";
+
+/// Stops the participants' checks at once (`tidelink run` got SIGINT, SIGTERM or SIGHUP):
+/// callable from a signal handler's thread.
+pub fn cancel() {
+    CANCEL.store(true, Ordering::SeqCst);
+}
+
+fn cancelled() -> bool {
+    CANCEL.load(Ordering::SeqCst)
+}
 
 /// The facts of one participant, by name.
 pub struct ParticipantFacts {
@@ -51,20 +69,33 @@ pub fn run_all(case: &Case, d: &mut Diagnostics) -> Vec<ParticipantFacts> {
 
 /// `program <spec> --precice-config <xml> --check=lines` in the participant's working directory.
 fn run_one(case: &Case, p: &ParticipantEntry) -> Result<CheckReport, String> {
+    if cancelled() {
+        return Err(CANCELLED.into());
+    }
     let mut command = launch::command_for(case, p).map_err(|e| e.to_string())?;
     command.arg("--check=lines");
+    // Killed with `tidelink`, however it dies (it is in a process group of its own).
+    crate::lifeline::die_with_launcher(&mut command);
     let child = command.spawn().map_err(|e| format!("cannot start it: {e}"))?;
     let pgid = child.id();
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let _ = tx.send(child.wait_with_output());
     });
-    let output = match rx.recv_timeout(CHECK_TIMEOUT) {
-        Ok(Ok(output)) => output,
-        Ok(Err(e)) => return Err(format!("cannot read its output: {e}")),
-        Err(_) => {
-            stop::signal_pgid(pgid, "KILL");
-            return Err(format!("no answer within {} s; it was stopped", CHECK_TIMEOUT.as_secs()));
+    let deadline = Instant::now() + CHECK_TIMEOUT;
+    let output = loop {
+        match rx.recv_timeout(CANCEL_POLL) {
+            Ok(Ok(output)) => break output,
+            Ok(Err(e)) => return Err(format!("cannot read its output: {e}")),
+            Err(_) if cancelled() => {
+                stop::signal_pgid(pgid, "KILL");
+                return Err(CANCELLED.into());
+            }
+            Err(_) if Instant::now() >= deadline => {
+                stop::signal_pgid(pgid, "KILL");
+                return Err(format!("no answer within {} s; it was stopped", CHECK_TIMEOUT.as_secs()));
+            }
+            Err(_) => {}
         }
     };
     let stdout = String::from_utf8_lossy(&output.stdout);

@@ -42,11 +42,17 @@ pub fn run(path: &Path) -> Result<u8> {
         let flag = Arc::clone(&interrupts);
         if let Err(e) = ctrlc::set_handler(move || {
             flag.fetch_add(1, Ordering::SeqCst);
+            // A check in progress stops at once (its program is killed).
+            crate::participant_check::cancel();
         }) {
             log::warn!("Ctrl-C, SIGTERM and SIGHUP will not stop the participants cleanly: {e}");
         }
     }
     let checked = check::check_case(path);
+    if interrupts.load(Ordering::SeqCst) > 0 {
+        say(format_args!("interrupted during the check; nothing was started"));
+        return Ok(130);
+    }
     for d in &checked.diags.0 {
         say(format_args!("{d}"));
     }
@@ -100,8 +106,11 @@ pub fn run(path: &Path) -> Result<u8> {
             say(format_args!("all participants exited 0"));
             Ok(0)
         }
-        Outcome::Failed { who, status, tail, stopped } => {
+        Outcome::Failed { who, status, tail, partners, stopped } => {
             say(format_args!("error: participant `{}` {}", names[who], supervise::describe(&status)));
+            for p in partners {
+                say(format_args!("`{p}` stopped because `{}` failed", names[who]));
+            }
             if !stopped.is_empty() {
                 say(format_args!("stopped: {}", stopped.join(", ")));
             }

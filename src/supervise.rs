@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tidelink_adapter_core::launcher::PARTNER_EXIT;
 use tidelink_adapter_core::progress;
 
 /// Lines kept per participant for the failure report.
@@ -20,13 +21,17 @@ pub const TAIL_LINES: usize = 10;
 const POLL: Duration = Duration::from_millis(50);
 /// How long output may still arrive after the processes are gone (grandchildren, buffers).
 const DRAIN: Duration = Duration::from_millis(500);
+/// How long the others may take to exit by themselves after one stopped because of a partner
+/// (the failing one may still be writing its message or closing its files).
+const SETTLE: Duration = Duration::from_secs(5);
 
 /// How the run ended.
 pub enum Outcome {
     /// Every participant exited 0.
     Success,
-    /// Participant `who` failed first; `others` were stopped.
-    Failed { who: usize, status: ExitStatus, tail: Vec<String>, stopped: Vec<String> },
+    /// Participant `who` failed first (the culprit); `partners` stopped because of a partner's
+    /// failure (their own exit status said so), `stopped` were stopped by the launcher.
+    Failed { who: usize, status: ExitStatus, tail: Vec<String>, partners: Vec<String>, stopped: Vec<String> },
     /// SIGINT, SIGTERM or SIGHUP; the listed participants were stopped.
     Interrupted { stopped: Vec<String> },
 }
@@ -35,14 +40,18 @@ pub enum Outcome {
 struct Slot {
     run: Running,
     status: Option<ExitStatus>,
+    /// When it exited, in the order the launcher saw the exits.
+    exited: Option<usize>,
     open_pipes: usize,
     tail: Tail,
 }
 
 /// Runs until all participants exit, one fails, or `interrupts` becomes non-zero.
 pub fn supervise(runs: Vec<Running>, rx: Receiver<Event>, total: Option<f64>, interrupts: Arc<AtomicUsize>) -> Outcome {
-    let mut slots: Vec<Slot> =
-        runs.into_iter().map(|run| Slot { run, status: None, open_pipes: 2, tail: Tail::new(TAIL_LINES) }).collect();
+    let mut slots: Vec<Slot> = runs
+        .into_iter()
+        .map(|run| Slot { run, status: None, exited: None, open_pipes: 2, tail: Tail::new(TAIL_LINES) })
+        .collect();
     let mut view = ProgressView::new(total);
     let failed = loop {
         pump(&rx, &mut slots, &mut view, POLL);
@@ -50,7 +59,12 @@ pub fn supervise(runs: Vec<Running>, rx: Receiver<Event>, total: Option<f64>, in
             break None;
         }
         if let Some(who) = reap(&mut slots) {
-            break Some(who);
+            // A participant that stopped because of a partner is seldom the culprit: give the
+            // others a moment to exit by themselves, then blame the first to fail on its own.
+            if stopped_by_partner(&slots[who]) {
+                settle(&rx, &mut slots, &mut view, &interrupts);
+            }
+            break Some(culprit(&slots).unwrap_or(who));
         }
         if slots.iter().all(|s| s.status.is_some()) {
             drain(&rx, &mut slots, &mut view);
@@ -63,12 +77,22 @@ pub fn supervise(runs: Vec<Running>, rx: Receiver<Event>, total: Option<f64>, in
     drain(&rx, &mut slots, &mut view);
     view.finish();
     match failed {
-        Some(who) => Outcome::Failed {
-            who,
-            status: slots[who].status.unwrap_or_else(|| ExitStatus::from_raw(1 << 8)),
-            tail: slots[who].tail.lines().map(str::to_string).collect(),
-            stopped,
-        },
+        Some(who) => {
+            // Those that exited saying a partner failed, also after the launcher's SIGTERM.
+            let partners: Vec<String> = slots
+                .iter()
+                .enumerate()
+                .filter(|&(i, s)| i != who && stopped_by_partner(s))
+                .map(|(_, s)| s.run.name.clone())
+                .collect();
+            Outcome::Failed {
+                who,
+                status: slots[who].status.unwrap_or_else(|| ExitStatus::from_raw(1 << 8)),
+                tail: slots[who].tail.lines().map(str::to_string).collect(),
+                stopped: stopped.into_iter().filter(|n| !partners.contains(n)).collect(),
+                partners,
+            }
+        }
         None => Outcome::Interrupted { stopped },
     }
 }
@@ -113,15 +137,54 @@ fn line(slots: &mut [Slot], view: &mut ProgressView, who: usize, stream: Stream,
 /// Records exits; returns the first participant that failed (non-zero or signal).
 fn reap(slots: &mut [Slot]) -> Option<usize> {
     let mut failed = None;
+    let mut seen = slots.iter().filter(|s| s.exited.is_some()).count();
     for (i, s) in slots.iter_mut().enumerate().filter(|(_, s)| s.status.is_none()) {
         if let Ok(Some(status)) = s.run.child.try_wait() {
             s.status = Some(status);
+            s.exited = Some(seen);
+            seen += 1;
             if !status.success() && failed.is_none() {
                 failed = Some(i);
             }
         }
     }
     failed
+}
+
+/// Whether `s` exited saying a partner's failure stopped it ([`PARTNER_EXIT`]).
+fn stopped_by_partner(s: &Slot) -> bool {
+    by_partner(s.status)
+}
+
+fn by_partner(status: Option<ExitStatus>) -> bool {
+    status.and_then(|st| st.code()) == Some(PARTNER_EXIT)
+}
+
+/// Waits until every participant has exited, at most [`SETTLE`] (or an interrupt).
+fn settle(rx: &Receiver<Event>, slots: &mut [Slot], view: &mut ProgressView, interrupts: &AtomicUsize) {
+    let deadline = Instant::now() + SETTLE;
+    while Instant::now() < deadline && interrupts.load(Ordering::SeqCst) == 0 {
+        if slots.iter().all(|s| s.status.is_some()) {
+            return;
+        }
+        pump(rx, slots, view, POLL);
+        reap(slots);
+    }
+}
+
+/// The first participant, in the order of their exits, that failed on its own (not because of
+/// a partner); `None` when none did.
+fn culprit(slots: &[Slot]) -> Option<usize> {
+    first_on_its_own(slots.iter().map(|s| (s.status, s.exited)))
+}
+
+/// [`culprit`] over each participant's exit status and exit order.
+fn first_on_its_own(exits: impl Iterator<Item = (Option<ExitStatus>, Option<usize>)>) -> Option<usize> {
+    exits
+        .enumerate()
+        .filter(|(_, (status, _))| status.is_some_and(|st| !st.success()) && !by_partner(*status))
+        .min_by_key(|(_, (_, order))| *order)
+        .map(|(i, _)| i)
 }
 
 /// SIGTERM to everyone still running, SIGKILL after the grace period (or a second Ctrl-C).
@@ -165,5 +228,26 @@ pub fn describe(status: &ExitStatus) -> String {
         (Some(c), _) => format!("exited with status {c}"),
         (None, Some(sig)) => format!("was killed by signal {sig}"),
         _ => "ended abnormally".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exited(code: i32) -> Option<ExitStatus> {
+        Some(ExitStatus::from_raw(code << 8))
+    }
+
+    #[test]
+    fn the_culprit_is_the_first_to_fail_on_its_own() {
+        let killed = Some(ExitStatus::from_raw(9));
+        // Fluid saw the partner's failure and exited first; Solid, killed, is the culprit.
+        assert_eq!(first_on_its_own([(exited(PARTNER_EXIT), Some(0)), (killed, Some(1))].into_iter()), Some(1));
+        // Two failed on their own: the first to exit.
+        assert_eq!(first_on_its_own([(exited(1), Some(1)), (exited(2), Some(0))].into_iter()), Some(1));
+        // Success and still running are never blamed; only partner exits: nobody on its own.
+        assert_eq!(first_on_its_own([(exited(0), Some(0)), (None, None)].into_iter()), None);
+        assert_eq!(first_on_its_own([(exited(PARTNER_EXIT), Some(0)), (None, None)].into_iter()), None);
     }
 }

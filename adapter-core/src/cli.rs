@@ -4,10 +4,12 @@
 //! alone prints what the program can do ([`Capabilities`]).
 
 use crate::capabilities::Capabilities;
-use crate::coupling::Backend;
+use crate::coupling::{Backend, CouplingError, ErrorKind};
 use crate::driver::RunSummary;
+use crate::launcher::PARTNER_EXIT;
 use crate::participant::{self, Participant};
 use crate::progress::LineReporter;
+use crate::signals::INTERRUPTED_EXIT;
 use clap::{Args, FromArgMatches};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -64,6 +66,12 @@ pub fn main<P: Participant>(program: &'static str, about: &'static str) -> ExitC
     if let Some(format) = args.check {
         return check::<P>(&args, format);
     }
+    // SIGINT, SIGTERM and SIGHUP end the run at a window boundary, output files whole. Not
+    // with libprecice, whose waits cannot be interrupted: there the signal ends the process,
+    // and the files hold the rows of every finished window (they are flushed at each).
+    if args.backend == Backend::Native {
+        crate::signals::catch();
+    }
     // Progress lines only for the launcher that reads them, not on the terminal of a user.
     let mut lines = LineReporter::default();
     let progress: &mut dyn crate::driver::Progress = if crate::launcher::launched() { &mut lines } else { &mut () };
@@ -103,7 +111,58 @@ pub fn finish(result: Result<RunSummary, participant::ParticipantError>, partici
                 Some(d) => d.0.iter().for_each(|d| eprintln!("{d}")),
                 None => eprintln!("error: {}", participant::chain(&e)),
             }
-            ExitCode::FAILURE
+            ExitCode::from(exit_status(&e))
         }
+    }
+}
+
+/// The exit status of a failed run: [`INTERRUPTED_EXIT`] when a stop signal ended it,
+/// [`PARTNER_EXIT`] when a partner's failure did (the launcher then blames the partner), else 1.
+fn exit_status(e: &(dyn std::error::Error + 'static)) -> u8 {
+    let mut cause = Some(e);
+    while let Some(c) = cause {
+        // `AdapterError::Coupling` is transparent: its source is not the coupling error itself.
+        let coupling = match c.downcast_ref::<crate::AdapterError>() {
+            Some(crate::AdapterError::Coupling(inner)) => Some(inner),
+            _ => c.downcast_ref::<CouplingError>(),
+        };
+        if let Some(coupling) = coupling {
+            return match coupling.kind {
+                ErrorKind::Interrupted => INTERRUPTED_EXIT as u8,
+                ErrorKind::Partner => PARTNER_EXIT as u8,
+                _ => 1,
+            };
+        }
+        cause = c.source();
+    }
+    1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::CoupleError;
+
+    fn run_error(e: CouplingError) -> participant::ParticipantError {
+        let source = crate::AdapterError::Coupling(e);
+        participant::ParticipantError::Couple(CoupleError::Run { name: "Fluid".into(), source })
+    }
+
+    #[test]
+    fn the_exit_status_says_whether_a_partner_or_a_signal_stopped_the_run() {
+        assert_eq!(exit_status(&run_error(CouplingError::partner("participant \"Solid\" failed"))), 75);
+        assert_eq!(exit_status(&run_error(CouplingError::interrupted("stopped by a signal"))), 130);
+        assert_eq!(exit_status(&run_error(CouplingError::io("disk full"))), 1);
+        let solver = participant::ParticipantError::Couple(CoupleError::Run {
+            name: "Fluid".into(),
+            source: crate::AdapterError::solver("diverged"),
+        });
+        assert_eq!(exit_status(&solver), 1);
+        let open = participant::ParticipantError::Couple(CoupleError::Open {
+            name: "Fluid".into(),
+            config: "p.xml".into(),
+            source: CouplingError::partner("participant \"Solid\" never came"),
+        });
+        assert_eq!(exit_status(&open), 75);
     }
 }

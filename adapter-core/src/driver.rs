@@ -97,10 +97,23 @@ pub fn run(
             Ok(summary)
         }
         Err(e) => {
-            // Tell the partners (the native engine sends an abort notice) without masking `e`.
-            let _ = coupling.finalize();
+            // Tell the partners why (the native engine sends an abort notice with the reason)
+            // without masking `e`. The adapter's files are closed whole when it is dropped.
+            let _ = coupling.abort(&abort_reason(&e));
             Err(e)
         }
+    }
+}
+
+/// The longest reason sent to the partners (the first lines of a long error are enough).
+const ABORT_REASON_CHARS: usize = 500;
+
+/// `e` with its causes on one line, as the partners are told.
+fn abort_reason(e: &AdapterError) -> String {
+    let text = crate::participant::chain(e);
+    match text.char_indices().nth(ABORT_REASON_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
     }
 }
 
@@ -125,6 +138,11 @@ fn run_inner(
     let wall = std::time::Instant::now();
     let mut solver = std::time::Duration::ZERO;
     while coupling.is_coupling_ongoing()? {
+        // A stop signal ends the run between steps: the output holds the last finished window.
+        if let Some(why) = crate::signals::requested() {
+            let at = format!("participant \"{}\" {why} at t = {}", adapter.name(), time.value());
+            return Err(CouplingError::interrupted(at).into());
+        }
         if coupling.requires_writing_checkpoint()? {
             adapter.write_checkpoint()?;
             checkpoint_time = time;
@@ -231,6 +249,14 @@ mod tests {
             assert_eq!(a.outputs.len(), 3, "initial output and one per window");
             assert!((a.outputs[2] - 2.0).abs() < 1e-14);
         }
+    }
+
+    #[test]
+    fn the_partners_are_told_the_error_with_its_causes_on_one_line() {
+        let e = AdapterError::io("writing out/ball.csv", std::io::Error::other("No space left on device"));
+        assert_eq!(abort_reason(&e), "writing out/ball.csv: No space left on device");
+        let long = abort_reason(&AdapterError::solver("x".repeat(2000)));
+        assert_eq!(long.chars().count(), ABORT_REASON_CHARS + 1, "cut, with an ellipsis");
     }
 
     #[test]

@@ -17,6 +17,7 @@
 //! A participant started by hand has neither: it has no run identity (it pairs with partners
 //! that have none either) and no lifeline, and behaves as it always did.
 
+use tidelink_coupling::native::settings::Interrupt;
 pub use tidelink_coupling::native::settings::{is_valid_run_id, RUN_ID_ENV};
 use tidelink_coupling::native::Settings;
 
@@ -37,11 +38,18 @@ pub fn launched() -> bool {
 pub const ORPHAN_EXIT: i32 = 1;
 
 /// The native engine's settings for this process: the run identity, handshake timeout and
-/// spin time from the environment ([`Settings::from_env`]), and the XML's warnings logged only
-/// when no launcher has printed them already.
+/// spin time from the environment ([`Settings::from_env`]), the XML's warnings logged only
+/// when no launcher has printed them already, and waits that end on a stop signal.
 pub fn engine_settings() -> tidelink_coupling::Result<Settings> {
-    Ok(Settings { log_config_warnings: !launched(), ..Settings::from_env()? })
+    // A stop signal ends a wait for partners too (`signals`), not only the driver's loop.
+    let interrupt = Interrupt(std::sync::Arc::new(|| crate::signals::requested().map(str::to_string)));
+    Ok(Settings { log_config_warnings: !launched(), interrupt: Some(interrupt), ..Settings::from_env()? })
 }
+
+/// The exit status of a participant that stopped because a partner failed (its own message
+/// names the partner): `tidelink run` then names that partner, not this one, as the culprit.
+/// 75 is `EX_TEMPFAIL` of sysexits.h: nothing was wrong with this participant itself.
+pub const PARTNER_EXIT: i32 = 75;
 
 /// Logs `warnings` (each once per process) unless the launcher has printed them already.
 pub fn log_warnings(warnings: &crate::diagnostics::Diagnostics) {

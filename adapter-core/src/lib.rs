@@ -33,6 +33,7 @@ pub mod progress;
 pub mod records;
 #[cfg(test)]
 mod scripted_coupling_tests;
+pub mod signals;
 pub mod spec;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;

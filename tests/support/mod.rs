@@ -114,6 +114,10 @@ pub mod in_threads;
 /// A folder of the repository copied with edits into a temporary case, for runs in threads.
 pub mod temp_copy;
 
+/// Processes as Linux's /proc shows them: the descendants of a process, whether one still runs.
+#[cfg(target_os = "linux")]
+pub mod procs;
+
 /// The files of the shipped configs/sphere_drop case, for tests that copy it.
 #[allow(dead_code)]
 pub const SPHERE_DROP_FILES: &[&str] = &[

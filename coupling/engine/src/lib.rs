@@ -96,6 +96,13 @@ pub trait Coupling: CouplingData {
     fn is_time_window_complete(&self) -> Result<bool>;
     /// Ends the coupling: tells the partners and closes the connections.
     fn finalize(&mut self) -> Result<()>;
+    /// Ends the coupling because this participant failed with `reason`: the native engine sends
+    /// it to its partners (they stop naming this participant and the reason); libprecice, whose
+    /// wire format has no such message, finalizes.
+    fn abort(&mut self, reason: &str) -> Result<()> {
+        let _ = reason;
+        self.finalize()
+    }
 }
 
 /// Which implementation of [`Coupling`] a participant binary uses.

@@ -441,3 +441,70 @@ fn unknown_network_interface_is_named_with_the_available_ones() {
     // The requester does not use the interface.
     assert!(tidelink_coupling::native::NativeParticipant::new("SolverOne", &case.config).is_ok());
 }
+
+/// A partner that fails sends its reason: the other stops naming it and giving that reason,
+/// not a bare "finalized before the end of the coupling".
+#[test]
+fn a_failing_partner_sends_its_reason() {
+    let case = pair_case(Scheme::serial("A", "B").window(1).windows(50));
+    let (ca, cb) = (cfg(&case), cfg(&case));
+    let (a, _) = run2(
+        move || {
+            let mut a = open(&ca, "A");
+            a.initialize().unwrap();
+            loop {
+                write(&mut a, "DataOne", 1.0);
+                if let Err(e) = a.advance(1.0) {
+                    return Some(message_of(e, ErrorKind::Partner));
+                }
+            }
+        },
+        move || {
+            let mut b = open(&cb, "B");
+            b.initialize().unwrap();
+            for _ in 0..3 {
+                b.advance(1.0).unwrap();
+            }
+            Coupling::abort(&mut b, "writing out/ball.csv: No space left on device").unwrap();
+            None
+        },
+    );
+    let msg = a.expect("A must fail");
+    assert!(msg.contains("participant \"B\" failed: writing out/ball.csv: No space left on device"), "{msg}");
+}
+
+/// A partner that stays connected but sends nothing (stopped, hung) ends the wait after the
+/// stall time-out, with an error naming it; the partner lives on until then (it waits for A's
+/// word, so no clock decides the outcome).
+#[test]
+fn a_silent_partner_is_named_after_the_stall_time_out() {
+    let case = pair_case(Scheme::serial("A", "B").window(1).windows(50));
+    let (ca, cb) = (cfg(&case), cfg(&case));
+    let (done_tx, done_rx) = mpsc::channel::<()>();
+    let (a, _) = run2(
+        move || {
+            let mut a = open(&ca, "A");
+            a.set_stall_timeout(Some(Duration::from_millis(300)));
+            a.initialize().unwrap();
+            let result = loop {
+                write(&mut a, "DataOne", 1.0);
+                if let Err(e) = a.advance(1.0) {
+                    break Some(message_of(e, ErrorKind::Partner));
+                }
+            };
+            let _ = done_tx.send(());
+            result
+        },
+        move || {
+            let mut b = open(&cb, "B");
+            b.initialize().unwrap();
+            b.advance(1.0).unwrap();
+            // Silent from here on, connected, until A has given up.
+            let _ = done_rx.recv_timeout(Duration::from_secs(120));
+            drop(b);
+            None
+        },
+    );
+    let msg = a.expect("A must fail");
+    assert!(msg.contains("no message from participant \"B\" for 0.3 s (TIDELINK_STALL_TIMEOUT=0.3)"), "{msg}");
+}

@@ -91,7 +91,11 @@ impl Output {
                 line.push_str(&number(*v));
             }
         }
-        writeln!(self.csv, "{line}").map_err(io("writing", &self.csv_path))
+        // One write of the whole row, handed to the operating system at once: a stopped or
+        // killed run leaves whole rows up to its last window (docs/reading-results.md).
+        line.push('\n');
+        self.csv.write_all(line.as_bytes()).map_err(io("writing", &self.csv_path))?;
+        self.csv.flush().map_err(io("writing", &self.csv_path))
     }
 
     /// Writes a frame of `sim` if one is due at `time` (frames at 0, 1/fps, 2/fps, …, each at the

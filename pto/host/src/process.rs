@@ -250,7 +250,47 @@ fn start(argv: &[String], port: u16, token: &str) -> io::Result<Child> {
     cmd.env_remove("TIDELINK_RUN_SECRET");
     // The module's prints go to our stderr: our stdout carries progress lines for the launcher.
     cmd.stdout(io::stderr());
+    ties::tie_to_host(&mut cmd);
     cmd.spawn()
+}
+
+/// A module never outlives its host, however the host ends.
+mod ties {
+    use std::process::Command;
+
+    /// Makes `cmd` a module that dies with this process: its own process group (so that
+    /// [`kill_group`] also reaches what a wrapper such as `sh -c` started, and a Ctrl-C on the
+    /// terminal reaches the host, which stops the module in order) and, on Linux, SIGKILL from
+    /// the kernel when the host dies (`PR_SET_PDEATHSIG`, checked against the host dying before
+    /// it was set). The kernel sends it when the host's thread that started the module ends:
+    /// a module lives no longer than the participant thread that uses it.
+    pub(super) fn tie_to_host(cmd: &mut Command) {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+        #[cfg(target_os = "linux")]
+        {
+            let host = std::process::id();
+            // SAFETY: the closure runs in the child between fork and exec and only makes
+            // system calls (prctl, getppid); it allocates nothing.
+            unsafe {
+                cmd.pre_exec(move || {
+                    nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL)?;
+                    if nix::unistd::getppid().as_raw() as u32 != host {
+                        return Err(std::io::Error::from_raw_os_error(nix::libc::ESRCH));
+                    }
+                    Ok(())
+                });
+            }
+        }
+    }
+
+    /// SIGKILL to the module's process group (it leads it), so its own children go too.
+    pub(super) fn kill_group(child: &mut std::process::Child) {
+        let pgid = nix::unistd::Pid::from_raw(child.id() as i32);
+        if nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL).is_err() {
+            let _ = child.kill();
+        }
+    }
 }
 
 /// A module process started and not yet connected: it starts up (an interpreter takes a tenth
@@ -300,7 +340,7 @@ impl Launched {
     /// Kills and reaps the child, if not done already.
     fn kill(&mut self) {
         if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
+            ties::kill_group(&mut child);
             let _ = child.wait();
         }
     }
@@ -473,7 +513,7 @@ impl ModuleProcess {
     /// Kills the process if it still runs and reaps it.
     pub fn terminate(&mut self) -> Option<ExitStatus> {
         if self.reaped.is_none() {
-            let _ = self.child.kill();
+            ties::kill_group(&mut self.child);
             self.reaped = self.child.wait().ok();
         }
         self.reaped

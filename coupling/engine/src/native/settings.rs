@@ -20,6 +20,12 @@ pub const RUN_SECRET_ENV: &str = "TIDELINK_RUN_SECRET";
 /// The environment variable naming a file that holds the run's secret (its bytes, at least 16;
 /// the file private to its user): for partners on other hosts, or started by hand beside a run.
 pub const SECRET_FILE_ENV: &str = "TIDELINK_SECRET_FILE";
+/// The environment variable holding after how many seconds without a message a wait warns
+/// naming the partner (default 60; `0` turns the warning off).
+pub const STALL_WARNING_ENV: &str = "TIDELINK_STALL_WARNING";
+/// The environment variable holding after how many seconds without a message a wait fails
+/// naming the partner (default: never).
+pub const STALL_TIMEOUT_ENV: &str = "TIDELINK_STALL_TIMEOUT";
 
 /// A native participant's settings from outside the XML.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,6 +47,12 @@ pub struct Settings {
     /// `<exchange-directory>/precice-run/`, created by the first participant that needs it and
     /// readable by its user alone (participants started by hand on one host).
     pub secret: Option<Secret>,
+    /// After how long without a message from the partner waited for a warning names it (then
+    /// again at doubling intervals; `None`: never). Default 60 s.
+    pub stall_warning: Option<Duration>,
+    /// After how long without a message from the partner waited for the wait fails, naming it
+    /// (`None`, the default: it waits as long as the partner lives).
+    pub stall_timeout: Option<Duration>,
 }
 
 /// A question a waiting participant asks its program: `Some(reason)` ends the wait with an
@@ -77,15 +89,17 @@ impl Default for Settings {
             log_config_warnings: true,
             interrupt: None,
             secret: None,
+            stall_warning: Some(Duration::from_secs(60)),
+            stall_timeout: None,
         }
     }
 }
 
 impl Settings {
     /// From [`RUN_ID_ENV`], [`HANDSHAKE_TIMEOUT_ENV`], [`SPIN_ENV`] and the secret of
-    /// [`RUN_SECRET_ENV`] or [`SECRET_FILE_ENV`], each defaulted when unset; a value that is not
-    /// valid is an error naming the variable (an invalid run identity is ignored with a warning,
-    /// as a participant started by hand).
+    /// [`RUN_SECRET_ENV`] or [`SECRET_FILE_ENV`], [`STALL_WARNING_ENV`] and [`STALL_TIMEOUT_ENV`],
+    /// each defaulted when unset; a value that is not valid is an error naming the variable (an invalid run identity is
+    /// ignored with a warning, as a participant started by hand).
     pub fn from_env() -> Result<Settings> {
         Ok(Settings {
             run_id: run_id_from(env_text(RUN_ID_ENV)?.as_deref()),
@@ -94,6 +108,8 @@ impl Settings {
             log_config_warnings: true,
             interrupt: None,
             secret: secret_from(env_text(RUN_SECRET_ENV)?.as_deref(), std::env::var_os(SECRET_FILE_ENV).as_deref())?,
+            stall_warning: seconds_or_off(STALL_WARNING_ENV, env_text(STALL_WARNING_ENV)?.as_deref(), Some(60.0))?,
+            stall_timeout: seconds_or_off(STALL_TIMEOUT_ENV, env_text(STALL_TIMEOUT_ENV)?.as_deref(), None)?,
         })
     }
 }
@@ -113,6 +129,20 @@ fn secret_from(hex: Option<&str>, file: Option<&std::ffi::OsStr>) -> Result<Opti
             .map(Some)
             .map_err(|e| CouplingError::config(format!("{SECRET_FILE_ENV}: {e}"))),
         None => Ok(None),
+    }
+}
+
+/// A stall setting: seconds (`0` off), `default` (seconds, `None` off) when unset or empty.
+fn seconds_or_off(name: &str, text: Option<&str>, default: Option<f64>) -> Result<Option<Duration>> {
+    let text = text.map(str::trim).filter(|t| !t.is_empty());
+    let Some(text) = text else { return Ok(default.map(Duration::from_secs_f64)) };
+    match text.parse::<f64>() {
+        Ok(0.0) => Ok(None),
+        Ok(s) if s > 0.0 && s < 3.2e7 => Ok(Some(Duration::from_secs_f64(s))),
+        _ => Err(CouplingError::config(format!(
+            "{name}={text:?} is not a time: give seconds (a positive number below a year, e.g. {name}=300), 0 for \
+             never, or unset it for the default"
+        ))),
     }
 }
 
@@ -204,6 +234,19 @@ mod tests {
         std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o644)).unwrap();
         let e = secret_from(None, Some(f.as_os_str())).unwrap_err().message;
         assert!(e.starts_with(SECRET_FILE_ENV) && e.contains("chmod 600"), "{e}");
+    }
+
+    #[test]
+    fn stall_times_are_seconds_zero_or_unset() {
+        let w = STALL_WARNING_ENV;
+        assert_eq!(seconds_or_off(w, None, Some(60.0)).unwrap(), Some(Duration::from_secs(60)));
+        assert_eq!(seconds_or_off(w, Some(" "), None).unwrap(), None);
+        assert_eq!(seconds_or_off(w, Some("0"), Some(60.0)).unwrap(), None, "0 turns it off");
+        assert_eq!(seconds_or_off(w, Some("2.5"), None).unwrap(), Some(Duration::from_millis(2500)));
+        for bad in ["-1", "x", "inf", "NaN", "1e300"] {
+            let e = seconds_or_off(STALL_TIMEOUT_ENV, Some(bad), None).expect_err(bad).message;
+            assert!(e.contains("TIDELINK_STALL_TIMEOUT") && e.contains("seconds"), "{e}");
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Output sinks: one CSV file per coupling body or one HDF5 file, a row per body at most `fps`
 //! times per second of coupled time, the links' absorbed power beside them, the ParaView scene
-//! of the bodies' shapes; created at the first output, flushed at the end.
+//! of the bodies' shapes; created at the first output and flushed at every row, so that a
+//! stopped or killed run leaves whole rows (docs/reading-results.md, "After a stop").
 
 use crate::coupling_body::CouplingBody;
 use crate::io::hdf5_output::Hdf5Output;
@@ -187,6 +188,8 @@ impl Sinks {
                     h.push(i, row(time, b));
                 }
                 h.push_links(time, &powers);
+                // On disk at every row: a kill loses at most the window being written.
+                h.flush().map_err(|source| SinkError::Hdf5 { path: h.path().to_path_buf(), source })?;
             }
             return Ok(());
         }
@@ -204,6 +207,12 @@ impl Sinks {
         }
         if let Some(l) = self.links.as_mut() {
             l.write(time, &powers).map_err(SinkError::WriteLinks)?;
+        }
+        // Every row to the operating system at once, bodies then links: a kill leaves whole
+        // rows, `links.csv` at most this one row behind the bodies' files.
+        out.flush().map_err(SinkError::Flush)?;
+        if let Some(l) = self.links.as_mut() {
+            l.flush().map_err(SinkError::FlushLinks)?;
         }
         Ok(())
     }

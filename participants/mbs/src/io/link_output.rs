@@ -45,9 +45,11 @@ impl LinkCsv {
             line.push(',');
             line.push_str(&number(*p));
         }
-        writeln!(self.w, "{line}")
+        // One write of the whole row: a flush never leaves half a row in the file.
+        line.push('\n');
+        self.w.write_all(line.as_bytes())
     }
-    /// Flushes to disk.
+    /// Hands every whole row written so far to the operating system.
     pub fn flush(&mut self) -> io::Result<()> {
         self.w.flush()
     }

@@ -79,10 +79,13 @@ impl CsvOutput {
                 line.push_str(&number(*x));
             }
         }
-        writeln!(w, "{line}")
+        // One write of the whole row: a flush never leaves half a row in the file.
+        line.push('\n');
+        w.write_all(line.as_bytes())
     }
 
-    /// Writes everything buffered to disk.
+    /// Hands every whole row written so far to the operating system (it survives the
+    /// process being killed; `Sinks` calls this at every output row).
     pub fn flush(&mut self) -> io::Result<()> {
         self.files.iter_mut().try_for_each(|(_, w)| w.flush())
     }

@@ -12,12 +12,14 @@ mod conn;
 mod handshake;
 pub mod keyfile;
 pub mod rendezvous;
+mod stall;
 pub mod wire;
 
 use rendezvous::{describe_run, Lookup, Owner};
 use wire::Frame;
 
 use conn::{Conn, Fill};
+use stall::{StallSettings, StallWatch};
 
 use super::settings::{Interrupt, Settings, RUN_ID_ENV};
 use crate::{CouplingError, Result};
@@ -46,6 +48,8 @@ pub struct M2n {
     interrupt: Option<Interrupt>,
     /// This participant's name, for the interrupt's message.
     me: String,
+    /// When a silent partner is named in a warning or an error.
+    stall: StallSettings,
 }
 
 /// Blocking slice of a wait when the program may interrupt it.
@@ -409,7 +413,14 @@ impl M2n {
             partners.push(Conn::new(ep.partner.clone(), s).map_err(|e| CouplingError::io(e.to_string()))?);
         }
         let stash = partners.iter().map(|_| VecDeque::new()).collect();
-        Ok(M2n { partners, stash, spin, interrupt: settings.interrupt.clone(), me: me.to_string() })
+        Ok(M2n {
+            partners,
+            stash,
+            spin,
+            interrupt: settings.interrupt.clone(),
+            me: me.to_string(),
+            stall: StallSettings::from(settings),
+        })
     }
 
     /// Index of a partner by name.
@@ -481,6 +492,7 @@ impl M2n {
     /// Waits for the next frame from `from`; fails at once if any partner aborts or disconnects.
     pub fn recv(&mut self, from: usize) -> Result<Frame> {
         let spin_until = Instant::now() + self.spin;
+        let mut stall = StallWatch::start(&self.stall);
         loop {
             for q in (0..self.partners.len()).filter(|&q| q != from) {
                 self.watch(q)?;
@@ -527,6 +539,7 @@ impl M2n {
             };
             if self.partners[from].wait(slice) == Fill::Empty {
                 interrupted(self.interrupt.as_ref(), &self.me)?;
+                stall.check(&self.me, &self.partners[from].name)?;
             }
         }
     }

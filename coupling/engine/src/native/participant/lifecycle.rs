@@ -305,6 +305,14 @@ impl Coupling for NativeParticipant {
         self.state = State::Finalized;
         Ok(())
     }
+
+    fn abort(&mut self, reason: &str) -> Result<()> {
+        if self.state == State::Finalized {
+            return misuse("finalize() may only be called once.");
+        }
+        NativeParticipant::abort(self, reason);
+        Ok(())
+    }
 }
 
 /// A partner this participant exchanges with but has no `<m2n>` to.

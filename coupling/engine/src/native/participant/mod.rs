@@ -138,6 +138,12 @@ impl NativeParticipant {
         self.settings.handshake_timeout = timeout;
     }
 
+    /// After how long without a message from a partner a wait fails naming it (default:
+    /// [`Settings::stall_timeout`]); call before `initialize`.
+    pub fn set_stall_timeout(&mut self, timeout: Option<Duration>) {
+        self.settings.stall_timeout = timeout;
+    }
+
     /// The run this participant belongs to (default: [`Settings::run_id`]; `tidelink run` gives
     /// every participant it starts one; none when started by hand). It pairs only with partners of the same run; call
     /// before `initialize`.

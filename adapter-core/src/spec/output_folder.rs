@@ -37,7 +37,10 @@ fn why_unwritable(dir: &Path) -> Option<String> {
             Ok(m) if m.is_dir() => break,
             Ok(_) if existing == dir => return Some("it is a file, not a folder".into()),
             Ok(_) => return Some(format!("`{}` is a file, so the folder cannot be created", existing.display())),
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Some(e.to_string()),
+            // Not there (or below a file, which the parent's turn reports): look one folder up.
+            Err(e) if !matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory) => {
+                return Some(e.to_string())
+            }
             Err(_) => match existing.parent() {
                 Some(p) if !p.as_os_str().is_empty() => existing = p,
                 _ => {

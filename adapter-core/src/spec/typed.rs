@@ -196,7 +196,7 @@ mod tests {
         let e = err("integrator: [\n");
         assert!(e.starts_with("s.yaml:2: error: malformed YAML"), "{e}");
         let e = parse_yaml_str::<Counted>("count: -5\n", Path::new("c.yaml")).unwrap_err().to_string();
-        assert_eq!(e, "c.yaml:1: error: count: invalid value: `-5`, expected a whole number from 0 to 4294967295");
+        assert_eq!(e, "c.yaml:1: error: count: invalid type: `-5`, expected a whole number from 0 to 4294967295");
         let e = parse_yaml_str::<Counted>("count: 2.5\n", Path::new("c.yaml")).unwrap_err().to_string();
         assert!(e.ends_with("invalid type: `2.5`, expected a whole number from 0 to 4294967295"), "{e}");
         let text = "integrator:\n  time_step: 1\n  visualization: {a: 1}\n";

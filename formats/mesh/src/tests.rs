@@ -112,5 +112,7 @@ fn an_obj_of_vertices_alone_gives_its_points_and_a_surface_without_triangles() {
     let s = read_surface(&obj).unwrap();
     assert_eq!((s.vertices.len(), s.triangles.len()), (3, 0));
     let bad = write(dir.path(), "bad.obj", "v 0 0\n");
-    assert!(read_vertices(&bad).unwrap_err().to_string().contains("line 1: a vertex needs three numbers"));
+    // tobj or the bare-vertex reader refuses it; either way the message names the file.
+    let e = read_vertices(&bad).unwrap_err().to_string();
+    assert!(e.starts_with(&format!("{}: cannot read the Wavefront OBJ file: ", bad.display())), "{e}");
 }

@@ -486,7 +486,7 @@ fn check_and_start_agree_on_sph_models_that_cannot_run() {
         sph_ball_obj(
             "OBJ with a NaN vertex",
             &TETRA.replace("v 0 0.1 0", "v 0 nan 0"),
-            "vertex 3 is [0, NaN, 0], not a finite point",
+            "a vertex is [0, NaN, 0], not a finite point",
         ),
         sph_ball_obj("OBJ not closed", TETRA, "the surface is not closed: 3 edges"),
     ];

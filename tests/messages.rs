@@ -164,10 +164,9 @@ fn an_exchange_directory_that_is_a_file_is_named_as_such_by_check_and_by_the_eng
     let t = text(&tidelink_in(case.path(), &["check", "."]));
     assert!(t.contains("precice-config.xml:47: error: exchange-directory \"xdir\""), "{t}");
     assert!(t.contains("is a file, not a folder"), "{t}");
-    // The listener started by hand publishes its address there: the engine says the same.
-    let fluid =
-        start_with(&case, "tidelink-buoyancy", "fluid/participant.yaml", &[("TIDELINK_HANDSHAKE_TIMEOUT", "1")]);
-    let out = fluid.wait_with_output().expect("Fluid ends");
+    // The listener (the Solid here) started by hand publishes its address there: the engine says the same.
+    let solid = start_with(&case, "tidelink-mbs", "solid/participant.yaml", &[("TIDELINK_HANDSHAKE_TIMEOUT", "1")]);
+    let out = solid.wait_with_output().expect("Solid ends");
     let f = text(&out);
     assert!(!out.status.success(), "{f}");
     assert!(f.contains("set exchange-directory to a folder") && !f.contains("File exists"), "{f}");

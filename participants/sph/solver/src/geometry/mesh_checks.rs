@@ -7,14 +7,9 @@ use tidelink_mesh::SurfaceMesh;
 
 /// Why `mesh` cannot be a body's closed surface, if it cannot.
 pub(crate) fn problem(mesh: &SurfaceMesh) -> Option<String> {
-    if let Some((i, v)) = mesh.vertices.iter().enumerate().find(|(_, v)| !v.iter().all(|c| c.is_finite())) {
-        return Some(format!(
-            "vertex {} is [{}, {}, {}], not a finite point; fix or remove it",
-            i + 1,
-            v[0],
-            v[1],
-            v[2]
-        ));
+    // Named by its coordinates, not its index: the mesh reader may renumber the file's vertices.
+    if let Some(v) = mesh.vertices.iter().find(|v| !v.iter().all(|c| c.is_finite())) {
+        return Some(format!("a vertex is [{}, {}, {}], not a finite point; fix or remove it", v[0], v[1], v[2]));
     }
     if mesh.triangles.is_empty() {
         return Some(format!(
@@ -71,7 +66,7 @@ mod tests {
         assert!(e.starts_with("the surface is not closed: 3 edges"), "{e}");
         let mut nan = tetra();
         nan.vertices[2][1] = f64::NAN;
-        assert_eq!(problem(&nan).unwrap(), "vertex 3 is [0, NaN, 0], not a finite point; fix or remove it");
+        assert_eq!(problem(&nan).unwrap(), "a vertex is [0, NaN, 0], not a finite point; fix or remove it");
         let faceless = SurfaceMesh { vertices: tetra().vertices, triangles: Vec::new() };
         assert!(problem(&faceless).unwrap().starts_with("the file has 4 vertices but no faces"));
     }

@@ -86,6 +86,7 @@ pub fn check_case(path: &std::path::Path) -> Checked {
     diags.extend(gravity::check(&specs));
     if let Some(cfg) = &config {
         diags.extend(bodies::check(cfg, &specs));
+        diags.extend(crate::exchange::unusable(&case, cfg));
         check_native(&case, cfg, &mut diags);
     }
     if config.is_some() {
@@ -134,7 +135,8 @@ fn check_manifest(case: &Case, cfg: Option<&PreciceConfig>, d: &mut Diagnostics)
                     } else {
                         format!("program `{}` not found next to tidelink or on PATH", cmd.program())
                     };
-                    d.warning(at("command"), msg);
+                    // `tidelink run` could not start it: an error, so that check passing means the case starts.
+                    d.error(at("command"), msg);
                 }
                 let configured = cmd.args().iter().any(|a| a == "--precice-config");
                 if p.spec.is_none() && cmd.program().starts_with("tidelink-") && !configured {

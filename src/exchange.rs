@@ -10,6 +10,7 @@ use anyhow::{bail, Result};
 use std::path::PathBuf;
 use tidelink_adapter_core::config::PreciceConfig;
 use tidelink_adapter_core::coupling::native::clean_precice_run;
+use tidelink_adapter_core::diagnostics::Diagnostics;
 
 /// `<working dir>/<exchange-directory>` of every m2n connection of a launched participant,
 /// each folder once.
@@ -28,6 +29,35 @@ pub fn directories(case: &Case, cfg: &PreciceConfig) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// Exchange directories the participants could not use: a file where the folder (or its
+/// `precice-run`) must be. Errors at the `<m2n:…>` tag, for `tidelink check`; the engine would
+/// otherwise stop at the handshake on "File exists".
+pub fn unusable(case: &Case, cfg: &PreciceConfig) -> Diagnostics {
+    let mut d = Diagnostics::default();
+    for (_, p) in case.launched() {
+        let wd = case.working_dir(p);
+        for m2n in cfg.m2ns.iter().filter(|m| m.acceptor == p.name || m.connector == p.name) {
+            let dir = crate::paths::tidy(&wd.join(&m2n.exchange_directory));
+            let is_file = |p: &std::path::Path| std::fs::metadata(p).is_ok_and(|m| !m.is_dir());
+            let why = if is_file(&dir) {
+                format!("exchange-directory \"{}\" ({}) is a file, not a folder", m2n.exchange_directory, dir.display())
+            } else if is_file(&dir.join("precice-run")) {
+                format!(
+                    "{} is a file, where the participants put their connection files",
+                    dir.join("precice-run").display()
+                )
+            } else {
+                continue;
+            };
+            let msg = format!("{why}: set exchange-directory to a folder (or remove the file)");
+            if !d.0.iter().any(|x| x.message == msg) {
+                d.error(m2n.loc.clone(), msg);
+            }
+        }
+    }
+    d
 }
 
 /// Cleans `<dir>/precice-run` for every exchange directory: removes the connection files dead

@@ -96,7 +96,13 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("error: {e:#}");
+            let text = format!("{e:#}");
+            // A message that already says `file:line: error: …` is printed as it is.
+            if text.contains(": error: ") {
+                eprintln!("{text}");
+            } else {
+                eprintln!("error: {text}");
+            }
             ExitCode::FAILURE
         }
     }

@@ -8,7 +8,8 @@ mod support;
 use std::path::Path;
 use std::process::Command;
 use support::case::{
-    rm3_case_with, rm3_with, sphere_drop_with, text, tidelink, Case, RM3_SWAPPED, SPHERE_DROP_SWAPPED,
+    rm3_case_with, rm3_with, sphere_drop_with, text, tidelink, tidelink_with_env, Case, RM3_SWAPPED,
+    SPHERE_DROP_SWAPPED,
 };
 
 /// A file of a case, relative to the case folder, and a line of it.
@@ -29,6 +30,8 @@ struct Row {
     at: At,
     /// A fragment of the message.
     says: &'static str,
+    /// Variables set for both `check` and the participant.
+    env: Vec<(&'static str, &'static str)>,
 }
 
 /// The program and participant file of `participant` in the shipped case `case` (its manifest).
@@ -51,7 +54,7 @@ fn errors(out: &str, case: &Path) -> Vec<String> {
 /// Runs `check` and the participant of `row` and returns what disagrees (empty when they agree).
 fn disagreement(row: &Row, bin_dir: &Path) -> Option<String> {
     let case = row.case.path();
-    let check = tidelink(&["check"], case);
+    let check = tidelink_with_env(&["check"], case, &row.env);
     let check_text = text(&check);
     let (program, spec) = program_of(&row.case, row.participant);
     // A participant that does not refuse would wait for its partner: after a second it fails
@@ -60,10 +63,15 @@ fn disagreement(row: &Row, bin_dir: &Path) -> Option<String> {
         .args([spec.as_str(), "--precice-config", "precice-config.xml"])
         .current_dir(case)
         .env("TIDELINK_HANDSHAKE_TIMEOUT", "1")
+        .envs(row.env.iter().copied())
         .output()
         .expect("start the participant");
     let run_text = text(&run);
-    let expected = format!("{}:{}: error: ", row.at.0, row.at.1);
+    // Line 0: the file as a whole (it could not be read).
+    let expected = match row.at.1 {
+        0 => format!("{}: error: ", row.at.0),
+        line => format!("{}:{line}: error: ", row.at.0),
+    };
     let (check_errors, run_errors) = (errors(&check_text, case), errors(&run_text, case));
     let found = |lines: &[String]| lines.iter().find(|l| l.starts_with(&expected) && l.contains(row.says)).cloned();
     let why = if check.status.success() {
@@ -88,6 +96,7 @@ fn assert_rows_agree(rows: Vec<Row>) {
         ("tidelink-mbs", "tidelink-mbs"),
         ("tidelink-buoyancy", "tidelink-buoyancy"),
         ("tidelink-tdpf", "tidelink-tdpf"),
+        ("tidelink-sph", "tidelink-sph"),
     ]);
     let n = rows.len();
     let failures: Vec<String> = rows.iter().filter_map(|r| disagreement(r, &bin_dir)).collect();
@@ -101,7 +110,7 @@ const READ_MAPPING: &str =
 
 /// A sphere_drop row: `edits` are `(file, from, to)`.
 fn sd(what: &'static str, who: &'static str, edits: &[Edit], at: At, says: &'static str) -> Row {
-    Row { what, case: sphere_drop_with(edits), participant: who, at, says }
+    Row { what, case: sphere_drop_with(edits), participant: who, at, says, env: Vec::new() }
 }
 
 /// The sphere_drop Solid's ball coupled through the points of `ball.stl`, written with `bytes`.
@@ -111,7 +120,7 @@ fn ball_points(what: &'static str, bytes: &[u8], says: &'static str) -> Row {
         ("solid/participant.yaml", "mesh_type: RIGID_BODY_REFS", "mesh_type: RIGID_BODY_POINTS"),
     ]);
     std::fs::write(case.file("solid/ball.stl"), bytes).expect("write the STL");
-    Row { what, case, participant: "Solid", at: ("solid/participant.yaml", 24), says }
+    Row { what, case, participant: "Solid", at: ("solid/participant.yaml", 24), says, env: Vec::new() }
 }
 
 #[test]
@@ -214,7 +223,7 @@ fn check_and_start_agree_on_broken_model_solver_mesh_and_xml_files() {
 
 /// An rm3 row: `edits` are `(file, from, to)`.
 fn rm3(what: &'static str, who: &'static str, edits: &[Edit], at: At, says: &'static str) -> Row {
-    Row { what, case: rm3_with(edits), participant: who, at, says }
+    Row { what, case: rm3_with(edits), participant: who, at, says, env: Vec::new() }
 }
 
 /// The 1-based line of the first `needle` in the shipped rm3 case's `file` (so that a row does
@@ -241,7 +250,7 @@ fn rm3_broken_h5(what: &'static str, break_it: impl Fn(&Path), says: &'static st
     let h5 = case.file("rm3.h5");
     std::fs::copy(tidelink_adapter_core::testing::shared_path("data/rm3/rm3.h5"), &h5).expect("copy rm3.h5");
     break_it(&h5);
-    Row { what, case, participant: "Fluid", at: ("fluid/tdpf_model.yaml", 9), says }
+    Row { what, case, participant: "Fluid", at: ("fluid/tdpf_model.yaml", 9), says, env: Vec::new() }
 }
 
 /// [`rm3_broken_h5`] with the Solid started: its added mass reads the file.
@@ -318,10 +327,220 @@ fn check_and_start_agree_on_broken_hydrodynamic_cases() {
         ),
         rm3_broken_h5_solid("truncated h5 file of the added mass", truncate, "added_mass.h5_filename `rm3.h5`: "),
         rm3_broken_h5(
+            "an IRF declaring 2e9 samples",
+            |p| {
+                // Declared, never written: HDF5 stores no chunk, the file stays small.
+                let f = h5_rw(p);
+                let t = "/body1/hydro_coeffs/radiation_damping/impulse_response_fun/t";
+                f.unlink(t).expect("unlink");
+                f.new_dataset::<f64>().shape(vec![2_000_000_000, 1]).chunk(vec![1024, 1]).create(t).expect("declare");
+            },
+            "declares shape (2000000000, 1), 16.0 GB of values",
+        ),
+        rm3_broken_h5(
             "h5 file without /body2",
             |p| h5_rw(p).unlink("/body2").expect("unlink"),
             "/body2: missing: the coefficients of /body1 couple 2 bodies",
         ),
     ];
     assert_rows_agree(rows);
+}
+
+/// A sphere_drop row whose Solid model has an external force module on the ball started by
+/// `command` (a YAML list; its `command:` key is line 9 of solid/model.yaml), with `files`
+/// `(name, text, mode)` written into the case folder first and `env` set for both sides.
+fn module_row(
+    what: &'static str,
+    command: &str,
+    files: &[(&str, &str, u32)],
+    says: &'static str,
+    env: Vec<(&'static str, &'static str)>,
+) -> Row {
+    use std::os::unix::fs::PermissionsExt;
+    let entry = format!(
+        "  angle_degrees: true\n  external_forces:\n    - name: drag\n      bodies: [ball]\n      command: {command}\n"
+    );
+    let case = sphere_drop_with(&[("solid/model.yaml", "  angle_degrees: true\n", entry.as_str())]);
+    for (name, text, mode) in files {
+        std::fs::write(case.file(name), text).expect("write a module file");
+        std::fs::set_permissions(case.file(name), std::fs::Permissions::from_mode(*mode)).expect("its mode");
+    }
+    Row { what, case, participant: "Solid", at: ("solid/model.yaml", 9), says, env }
+}
+
+/// What used to pass `check` and stop the run only once it had started (at the first step, at
+/// the first output row): refused by both, before any connection.
+#[test]
+fn check_and_start_agree_on_what_used_to_stop_a_started_run() {
+    let output_is_a_file = {
+        let mut row =
+            sd("output folder is a file", "Solid", &[], ("solid/participant.yaml", 15), "it is a file, not a folder");
+        std::fs::write(row.case.file("solid/output"), "not a folder").expect("a file in the way");
+        row.says = "output folder `solid/output`: it is a file, not a folder";
+        row
+    };
+    let rows = vec![
+        output_is_a_file,
+        module_row(
+            "module program missing",
+            "[no-such-drag-module]",
+            &[],
+            "the module cannot start: the program `no-such-drag-module` is not found on PATH",
+            Vec::new(),
+        ),
+        module_row(
+            "module script missing",
+            "[sh, missing_drag.py]",
+            &[],
+            "the module cannot start: the script `missing_drag.py` does not exist",
+            Vec::new(),
+        ),
+        module_row(
+            "module program not executable",
+            "[./drag.sh]",
+            &[("drag.sh", "#!/bin/sh\n", 0o644)],
+            "the program `./drag.sh` is not executable",
+            Vec::new(),
+        ),
+        module_row(
+            "module poll time not a number",
+            "[sh, drag.py]",
+            &[("drag.py", "", 0o644)],
+            "TIDELINK_PTO_SPIN_US=\"abc\" is not a poll time",
+            vec![("TIDELINK_PTO_SPIN_US", "abc")],
+        ),
+    ];
+    assert_rows_agree(rows);
+}
+
+/// The files of the shipped sphere_drop_sph case; its Solid's model and solver are sphere_drop's.
+const SPH_DROP_FILES: &[&str] = &[
+    "tidelink.yaml",
+    "precice-config.xml",
+    "fluid/participant.yaml",
+    "fluid/sph_model.yaml",
+    "solid/participant.yaml",
+];
+
+/// A sphere_drop_sph row (the Fluid, `tidelink-sph`, is started) with `edits`.
+fn sph(what: &'static str, edits: &[Edit], at: At, says: &'static str) -> Row {
+    let mut all = vec![("solid/participant.yaml", "../../sphere_drop/solid/", "")];
+    all.extend_from_slice(edits);
+    let case = shipped_with_edits("sphere_drop_sph", SPH_DROP_FILES, &all);
+    let solid = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/sphere_drop/solid");
+    for f in ["model.yaml", "solver.yaml"] {
+        std::fs::copy(solid.join(f), case.file(&format!("solid/{f}"))).expect("sphere_drop's solid files");
+    }
+    Row { what, case, participant: "Fluid", at, says, env: Vec::new() }
+}
+
+/// [`sph`] with the ball's shape a MESH read from `fluid/ball.obj`, written with `obj`.
+fn sph_ball_obj(what: &'static str, obj: &str, says: &'static str) -> Row {
+    let row = sph(
+        what,
+        &[("fluid/sph_model.yaml", "shape: {type: SPHERE, radius: 0.12}", "shape: {type: MESH, file: ball.obj}")],
+        ("fluid/sph_model.yaml", 15),
+        says,
+    );
+    std::fs::write(row.case.file("fluid/ball.obj"), obj).expect("write the OBJ");
+    row
+}
+
+/// [`support::case::shipped_with`] under a name that says the edits are applied.
+fn shipped_with_edits(name: &str, files: &[&str], edits: &[Edit]) -> Case {
+    support::case::shipped_with(name, files, edits)
+}
+
+const TETRA: &str = "v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\nf 1 3 2\nf 1 2 4\nf 2 3 4\n";
+
+#[test]
+fn check_and_start_agree_on_sph_models_that_cannot_run() {
+    let spacing = ("fluid/sph_model.yaml", "  spacing: 0.03            # m\n", "  spacing: 1e-5\n");
+    let rows = vec![
+        sph("spacing 1e-5", &[spacing], ("fluid/sph_model.yaml", 6), "raise `sph.spacing`"),
+        sph(
+            "sound speed 0.05",
+            &[("fluid/sph_model.yaml", "  spacing: 0.03            # m\n", "  spacing: 0.03\n  sound_speed: 0.05\n")],
+            ("fluid/sph_model.yaml", 7),
+            "sound speed 0.05 m/s is too low for water 0.3 m deep",
+        ),
+        sph(
+            "tank narrower than the fluid",
+            &[("fluid/sph_model.yaml", "tank:\n  min: [-0.36", "tank:\n  min: [-0.3")],
+            ("fluid/sph_model.yaml", 11),
+            "fluid box 0 reaches x = -0.36 m, below the tank's min x = -0.3 m",
+        ),
+        sph(
+            "tank corner NaN",
+            &[("fluid/sph_model.yaml", "tank:\n  min: [-0.36", "tank:\n  min: [.nan")],
+            ("fluid/sph_model.yaml", 8),
+            "`tank.min`: x is NaN, not a finite number",
+        ),
+        sph(
+            "body outside the tank",
+            &[("fluid/participant.yaml", "      location: [0, 0, 0.18]", "      location: [2, 0, 0.18]")],
+            ("fluid/participant.yaml", 21),
+            "body `ball` starts at [2, 0, 0.18], outside the tank",
+        ),
+        sph_ball_obj("OBJ without faces", "v 0 0 0\nv 1 0 0\nv 0 1 0\n", "the file has 3 vertices but no faces"),
+        sph_ball_obj(
+            "OBJ with a NaN vertex",
+            &TETRA.replace("v 0 0.1 0", "v 0 nan 0"),
+            "a vertex is [0, NaN, 0], not a finite point",
+        ),
+        sph_ball_obj("OBJ not closed", TETRA, "the surface is not closed: 3 edges"),
+    ];
+    assert_rows_agree(rows);
+}
+
+/// A YAML value nested `depth` deep in flow style.
+fn nested(depth: usize) -> String {
+    format!("{}{}", "[".repeat(depth), "]".repeat(depth))
+}
+
+#[test]
+fn check_and_start_agree_on_hostile_sizes_and_nesting() {
+    let dev_zero = {
+        let row = sd("XML is /dev/zero", "Fluid", &[], (XML, 0), "not a regular file");
+        std::fs::remove_file(row.case.file(XML)).expect("remove the XML");
+        std::os::unix::fs::symlink("/dev/zero", row.case.file(XML)).expect("link it to /dev/zero");
+        row
+    };
+    let deep_xml = {
+        let row = sd("XML nested 200 000 deep", "Solid", &[], (XML, 101), "more than the 100 levels");
+        let depth = 200_000;
+        std::fs::write(row.case.file(XML), format!("{}{}", "<a>\n".repeat(depth), "</a>".repeat(depth)))
+            .expect("write");
+        row
+    };
+    let deep = format!("      mass: 3.62\n      deep: {}\n", nested(100_000));
+    let rows = vec![
+        dev_zero,
+        deep_xml,
+        sd(
+            "YAML nested 1e5 deep",
+            "Solid",
+            &[("solid/model.yaml", "      mass: 3.62\n", deep.as_str())],
+            ("solid/model.yaml", 11),
+            "deeper than 100 levels",
+        ),
+    ];
+    assert_rows_agree(rows);
+}
+
+/// `tidelink run` checks first: a manifest program that does not exist stops both at its line,
+/// and nothing is started.
+#[test]
+fn a_manifest_program_that_does_not_exist_is_an_error_of_check_and_run() {
+    let case = sphere_drop_with(&[("tidelink.yaml", "command: tidelink-buoyancy", "command: tidelink-buoyancyy")]);
+    let manifest = std::fs::read_to_string(case.file("tidelink.yaml")).expect("the manifest");
+    let line = manifest.lines().position(|l| l.contains("tidelink-buoyancyy")).expect("the command") + 1;
+    let says =
+        format!("tidelink.yaml:{line}: error: program `tidelink-buoyancyy` not found next to tidelink or on PATH");
+    for args in [["check"], ["run"]] {
+        let o = tidelink(&args, case.path());
+        let t = text(&o).replace(&format!("{}/", case.path().display()), "");
+        assert!(!o.status.success() && t.contains(&says), "tidelink {args:?}:\n{t}");
+    }
+    assert!(!case.file("solid/output").exists(), "the run started a participant");
 }

@@ -223,13 +223,17 @@ fn run_leaves_a_linked_precice_run_alone() {
     assert_eq!(std::fs::read_to_string(&inside).expect("kept"), STALE_TEXT);
 }
 
-/// A `precice-run` that is a file is the user's too: left, with what the participants need.
+/// A `precice-run` that is a file is the user's too: the run refuses before starting anything
+/// (the participants could not put their connection files there) and leaves the file alone.
 #[test]
 fn run_leaves_a_precice_run_file_alone() {
     let case = commands_case(&[("Fluid", "[sh, -c, 'true']"), ("Solid", "[sh, -c, 'true']")]);
     case.write("precice-run", "mine");
-    let t = text(&tidelink(&["run"], case.path()));
-    assert!(t.contains("precice-run alone: it is not a folder"), "{t}");
+    let o = tidelink(&["run"], case.path());
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    assert!(t.contains("precice-run is a file, where the participants put their connection files"), "{t}");
+    assert!(t.contains("nothing was started"), "{t}");
     assert_eq!(std::fs::read_to_string(case.file("precice-run")).expect("kept"), "mine");
 }
 

@@ -151,3 +151,23 @@ fn an_unknown_network_interface_lists_each_interface_once() {
     unique.dedup();
     assert_eq!(unique.len(), names.len(), "an interface named twice: {line}");
 }
+
+#[test]
+fn an_exchange_directory_that_is_a_file_is_named_as_such_by_check_and_by_the_engine() {
+    let sockets = r#"<m2n:sockets acceptor="Fluid" connector="Solid" exchange-directory="." />"#;
+    let case = short_sphere_drop(&[(
+        "precice-config.xml",
+        sockets,
+        r#"<m2n:sockets acceptor="Fluid" connector="Solid" exchange-directory="xdir" />"#,
+    )]);
+    std::fs::write(case.file("xdir"), "a file").expect("a file where the folder belongs");
+    let t = text(&tidelink_in(case.path(), &["check", "."]));
+    assert!(t.contains("precice-config.xml:47: error: exchange-directory \"xdir\""), "{t}");
+    assert!(t.contains("is a file, not a folder"), "{t}");
+    // The listener (the Solid here) started by hand publishes its address there: the engine says the same.
+    let solid = start_with(&case, "tidelink-mbs", "solid/participant.yaml", &[("TIDELINK_HANDSHAKE_TIMEOUT", "1")]);
+    let out = solid.wait_with_output().expect("Solid ends");
+    let f = text(&out);
+    assert!(!out.status.success(), "{f}");
+    assert!(f.contains("set exchange-directory to a folder") && !f.contains("File exists"), "{f}");
+}

@@ -324,16 +324,16 @@ impl Body {
 impl Description {
     /// Reads and checks `path`; every error names `path:line`.
     pub fn load(path: &Path) -> Result<Description> {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let text = tidelink_adapter_core::config::files::read_text(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
         Self::parse(&text, path)
     }
 
     /// Parses and checks `text` (read from `path`, used in messages and to resolve mesh files).
     pub fn parse(text: &str, path: &Path) -> Result<Description> {
-        let mut desc: Description = serde_yaml::from_str(text).map_err(|e| {
-            let line = e.location().map(|l| l.line()).unwrap_or(1);
-            anyhow!("{}:{line}: error: {e}", path.display())
-        })?;
+        // The shared reader: nesting limit, syntax and type errors in the participant files' words.
+        let mut desc: Description = tidelink_adapter_core::spec::parse_yaml_str(text, path)
+            .map_err(|d| anyhow!("{}", d.errors().map(|x| x.to_string()).collect::<Vec<_>>().join("\n")))?;
         let at = |line: usize, msg: String| anyhow!("{}:{line}: error: {msg}", path.display());
         let top = |key: &str| key_line(text, key, 0).unwrap_or(1);
         desc.frequencies.check().map_err(|m| at(top("frequencies"), m))?;

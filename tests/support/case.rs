@@ -45,11 +45,21 @@ const PROGRAMS: &[(&str, &str)] = &[
 /// a test file run on its own (`cargo test -p tidelink --test cli`) would otherwise race with the
 /// one of its tests that builds them.
 pub fn tidelink(args: &[&str], case: &Path) -> Output {
+    tidelink_with_env(args, case, &[])
+}
+
+/// [`tidelink`] with `env` added to its environment (and so to the participants it starts).
+pub fn tidelink_with_env(args: &[&str], case: &Path, env: &[(&str, &str)]) -> Output {
     static BUILT: std::sync::Once = std::sync::Once::new();
     BUILT.call_once(|| {
         super::participant_programs(PROGRAMS);
     });
-    Command::new(env!("CARGO_BIN_EXE_tidelink")).args(args).arg(case).output().expect("start tidelink")
+    Command::new(env!("CARGO_BIN_EXE_tidelink"))
+        .args(args)
+        .arg(case)
+        .envs(env.iter().copied())
+        .output()
+        .expect("start tidelink")
 }
 
 /// Standard output then standard error, as text.

@@ -33,6 +33,8 @@
 pub(crate) mod body_refs;
 mod check;
 mod lines;
+pub mod nesting;
+mod output_folder;
 mod parse;
 mod parse_added_mass;
 mod read_time;
@@ -42,6 +44,7 @@ mod typed;
 pub mod model;
 pub use body_refs::{BodyRefs, MOTION};
 pub use model::*;
+pub use output_folder::output_folder;
 pub use typed::{load_yaml, load_yaml_with_lines, parse_yaml_str, YamlLines};
 
 use crate::config::PreciceConfig;
@@ -52,7 +55,7 @@ use std::path::Path;
 /// every error found (and the warnings before them). Also checks that the files the
 /// participant file names (model, solver, points files) exist.
 pub fn load(path: &Path) -> Result<(ParticipantFile, Diagnostics), Diagnostics> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = crate::config::files::read_text(path).map_err(|e| {
         let mut d = Diagnostics::default();
         d.error(Location::new(path, 0), format!("cannot read the participant file: {e}"));
         d

@@ -272,6 +272,8 @@ pub struct OutputSpec {
     pub directory: Option<String>,
     /// MBS: also write the bodies' shapes as a ParaView scene (`bodies.pvd`; Tidelink extension).
     pub vtk: bool,
+    /// Where the output folder is named (`output.directory`, else `output`), for messages about it.
+    pub loc: Option<Location>,
 }
 
 /// A whole participant file.

@@ -36,6 +36,7 @@ const DATA_PATH_TYPES: &[(&str, bool)] = &[("RELATIVE", false), ("ABSOLUTE", tru
 
 /// Parses the text of a participant file; errors carry the warnings found so far too.
 pub(crate) fn participant_file(text: &str, path: &Path) -> Result<(ParticipantFile, Diagnostics), Diagnostics> {
+    super::nesting::check(text, path)?;
     let mut value: Value = serde_yaml::from_str(text).map_err(|e| malformed(&e, text, path))?;
     // Merge keys (`<<: *anchor`) behave as in Chrono's YAML reader; a bad merge stays as written.
     let _ = value.apply_merge();
@@ -157,6 +158,7 @@ fn read_simulation(r: &mut Reader, node: &Node) -> SimulationSpec {
 fn read_output(r: &mut Reader, node: &Node) -> OutputSpec {
     let mut out = OutputSpec::default();
     let Some(f) = r.fields(node, "output", OUTPUT, &[]) else { return out };
+    out.loc = Some(r.loc(&node.path));
     if let Some(n) = f.get("format") {
         out.format = r.choice(&n, "output format", OUTPUT_FORMATS).map(String::from);
     }
@@ -171,6 +173,7 @@ fn read_output(r: &mut Reader, node: &Node) -> OutputSpec {
     }
     if let Some(n) = f.get("directory") {
         out.directory = r.name(&n, "directory");
+        out.loc = Some(r.loc(&n.path));
     }
     if let Some(n) = f.get("vtk") {
         out.vtk = r.boolean(&n, "vtk").unwrap_or(false);

@@ -50,7 +50,7 @@ pub fn load_yaml<T: DeserializeOwned>(path: &Path) -> Result<T, Diagnostics> {
 }
 
 fn read(path: &Path) -> Result<String, Diagnostics> {
-    std::fs::read_to_string(path).map_err(|e| {
+    crate::config::files::read_text(path).map_err(|e| {
         let mut d = Diagnostics::default();
         d.error(Location::new(path, 0), format!("cannot read the file: {e}"));
         d
@@ -59,6 +59,7 @@ fn read(path: &Path) -> Result<String, Diagnostics> {
 
 /// As `load_yaml`, for text already in memory (`path` is used in messages only).
 pub fn parse_yaml_str<T: DeserializeOwned>(text: &str, path: &Path) -> Result<T, Diagnostics> {
+    super::nesting::check(text, path)?;
     // Syntax errors first, with the wording of the participant-file reader.
     if let Err(e) = serde_yaml::from_str::<serde_yaml::Value>(text) {
         return Err(malformed(&e, text, path));
@@ -100,10 +101,38 @@ fn translate(raw: &str) -> String {
         let key = quoted.first().cloned().unwrap_or_default();
         return format!("missing required key `{key}` {place}");
     }
+    let msg = plain_types(msg);
     match section {
         Some(s) => format!("{s}: {msg}"),
-        None => msg.to_string(),
+        None => msg,
     }
+}
+
+/// serde's Rust type names (`expected u32`) in words a user of the file knows.
+fn plain_types(msg: &str) -> String {
+    const WORDS: &[(&str, &str)] = &[
+        ("expected u8", "expected a whole number from 0 to 255"),
+        ("expected u16", "expected a whole number from 0 to 65535"),
+        ("expected u32", "expected a whole number from 0 to 4294967295"),
+        ("expected u64", "expected a whole number of at least 0"),
+        ("expected usize", "expected a whole number of at least 0"),
+        ("expected i32", "expected a whole number"),
+        ("expected i64", "expected a whole number"),
+        ("expected f64", "expected a number"),
+        ("expected f32", "expected a number"),
+        ("expected a boolean", "expected true or false"),
+    ];
+    let mut out = msg.to_string();
+    for (rust, words) in WORDS {
+        // Whole words only: `expected u32` must not rewrite `expected u320`.
+        if let Some(at) = out.find(rust) {
+            let end = at + rust.len();
+            if !out[end..].starts_with(|c: char| c.is_ascii_alphanumeric()) {
+                out.replace_range(at..end, words);
+            }
+        }
+    }
+    out.replace("integer `", "`").replace("floating point `", "`")
 }
 
 /// Splits serde_yaml's `path: message` prefix (a path has no spaces).
@@ -146,6 +175,12 @@ mod tests {
         integrator: Inner,
     }
 
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Counted {
+        count: u32,
+    }
+
     fn err(text: &str) -> String {
         parse_yaml_str::<Outer>(text, Path::new("s.yaml")).unwrap_err().to_string()
     }
@@ -160,6 +195,10 @@ mod tests {
         assert!(e.contains("missing required key `time_step` in integrator"), "{e}");
         let e = err("integrator: [\n");
         assert!(e.starts_with("s.yaml:2: error: malformed YAML"), "{e}");
+        let e = parse_yaml_str::<Counted>("count: -5\n", Path::new("c.yaml")).unwrap_err().to_string();
+        assert_eq!(e, "c.yaml:1: error: count: invalid type: `-5`, expected a whole number from 0 to 4294967295");
+        let e = parse_yaml_str::<Counted>("count: 2.5\n", Path::new("c.yaml")).unwrap_err().to_string();
+        assert!(e.ends_with("invalid type: `2.5`, expected a whole number from 0 to 4294967295"), "{e}");
         let text = "integrator:\n  time_step: 1\n  visualization: {a: 1}\n";
         assert!(parse_yaml_str::<Outer>(text, Path::new("s.yaml")).is_ok());
         let lines = YamlLines::new(text, Path::new("s.yaml"));

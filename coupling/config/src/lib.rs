@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod diagnostics;
+pub mod files;
 pub mod model;
 pub use model::*;
 
@@ -40,7 +41,7 @@ use std::path::Path;
 
 /// Reads, parses and validates a preCICE XML file. Ok carries the warnings.
 pub fn load(path: &Path) -> Result<(PreciceConfig, Diagnostics), Diagnostics> {
-    let bytes = std::fs::read(path).map_err(|e| {
+    let bytes = files::read_bounded(path, files::MAX_TEXT_FILE).map_err(|e| {
         Diagnostics(vec![Diagnostic::error(
             Location::new(path, 0),
             format!("Cannot read the preCICE configuration file: {e}. Check the path given for it."),

@@ -242,3 +242,24 @@ fn a_strict_measure_needs_max_iterations() {
     let (cfg, _) = ok(&base("serial-implicit", &body));
     assert!(cfg.schemes[0].convergence_measures[0].strict);
 }
+
+#[test]
+fn load_refuses_a_device_without_reading_it() {
+    let e = load(Path::new("/dev/zero")).expect_err("a device is no configuration");
+    assert!(e.0[0].message.contains("not a regular file"), "{}", e.0[0].message);
+}
+
+#[test]
+fn nesting_deeper_than_the_limit_is_one_error_not_a_stack_overflow() {
+    // 200 000 levels: without the limit the tree's drop alone overflows the stack.
+    let depth = 200_000;
+    let text = format!("{}{}", "<a>\n".repeat(depth), "</a>".repeat(depth));
+    let e = parse_str(&text, Path::new("deep.xml")).expect_err("too deep");
+    assert_eq!(e.0.len(), 1);
+    assert_eq!(e.0[0].location.line, crate::xml::MAX_DEPTH + 1, "the first tag past the limit");
+    assert!(e.0[0].message.contains("more than the 100 levels"), "{}", e.0[0].message);
+    // At the limit itself the file is read (and refused only for its unknown tags).
+    let text = format!("{}{}", "<a>".repeat(crate::xml::MAX_DEPTH), "</a>".repeat(crate::xml::MAX_DEPTH));
+    let e = parse_str(&text, Path::new("deep.xml")).expect_err("unknown tags");
+    assert!(e.0.iter().all(|d| !d.message.contains("nested")), "{e:?}");
+}

@@ -69,6 +69,12 @@ fn malformed(path: &Path, line: usize, what: impl std::fmt::Display) -> Diagnost
     )
 }
 
+/// The deepest element nesting accepted. A preCICE configuration is at most six levels deep
+/// (`<precice-configuration>`, scheme, acceleration, preconditioner…); 100 leaves room for any
+/// future tag while keeping every recursive walk of the tree (and its drop) far from the stack's
+/// limit, which a file nested 200 000 deep would otherwise overflow.
+pub(crate) const MAX_DEPTH: usize = 100;
+
 /// Parses `text` into its root element. Malformed XML gives one error with its line.
 pub(crate) fn parse_tree(text: &str, path: &Path) -> Result<Element, Diagnostic> {
     let lines = Lines::new(text);
@@ -91,6 +97,17 @@ pub(crate) fn parse_tree(text: &str, path: &Path) -> Result<Element, Diagnostic>
         match event {
             Event::Start(e) => {
                 let el = element(&e, &lines, before, path)?;
+                if stack.len() >= MAX_DEPTH {
+                    return Err(Diagnostic::error(
+                        Location::new(path, el.line),
+                        format!(
+                            "<{}> is nested {} elements deep, more than the {MAX_DEPTH} levels a configuration may \
+                             have (a preCICE configuration needs about six): is this the right file?",
+                            el.name,
+                            stack.len() + 1
+                        ),
+                    ));
+                }
                 stack.push(el);
             }
             Event::Empty(e) => {

@@ -65,6 +65,25 @@ pub enum BemioError {
         reason: String,
     },
 
+    /// A dataset declares more values than the reader takes (checked before reading).
+    #[error(
+        "{}: {path} declares shape {found}, {:.1} GB of values, above the reader's limit of 1.07 GB per dataset; \
+         the file is damaged, or was written with far too many frequencies or IRF samples: regenerate it with fewer \
+         (BEMIO's IRF time step and length)",
+        file.display(),
+        bytes / 1e9
+    )]
+    TooLarge {
+        /// The file, as given.
+        file: PathBuf,
+        /// The HDF5 path of the dataset.
+        path: String,
+        /// The shape it declares.
+        found: Shape,
+        /// The memory its values would take (bytes).
+        bytes: f64,
+    },
+
     /// A dataset was read but its values make no sense (non-positive density, unsorted frequencies, …).
     #[error("{}: {path}: {reason}", file.display())]
     Invalid {

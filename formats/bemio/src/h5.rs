@@ -9,6 +9,13 @@ use std::path::{Path, PathBuf};
 /// The longest fixed-length string we read in full (BEMIO names are a few bytes); longer ones are cut.
 const MAX_STRING: usize = 1024;
 
+/// The most bytes one dataset may declare: 1 GiB (2²⁷ doubles). A BEMIO file's largest dataset
+/// is an IRF, 6 × 6Nb × Nt values per body: 600 MB would already be a 100-body farm with 20 000
+/// samples, while real files (hundreds of frequencies, a few thousand IRF samples) hold a few
+/// megabytes. The shape is checked before anything is read, so a damaged or hostile header
+/// cannot make the reader allocate what it declares.
+pub const MAX_DATASET_BYTES: u64 = 1 << 30;
+
 /// One open file plus its name, so that every error can say where it comes from.
 pub(crate) struct H5<'a> {
     pub(crate) file: &'a hdf5::File,
@@ -64,7 +71,22 @@ impl H5<'_> {
                 expected: format!("{} {note}", Shape(expected.to_vec())),
             });
         }
+        self.check_size(path, &found)?;
         ds.read_raw::<f64>().map_err(|e| self.read_err(path, e))
+    }
+
+    /// Refuses a dataset whose declared shape would take more than [`MAX_DATASET_BYTES`] as doubles.
+    pub(crate) fn check_size(&self, path: &str, shape: &[usize]) -> Result<(), BemioError> {
+        let bytes = shape.iter().map(|&n| n as f64).product::<f64>() * 8.0;
+        if bytes > MAX_DATASET_BYTES as f64 {
+            return Err(BemioError::TooLarge {
+                file: self.file_name(),
+                path: path.into(),
+                found: Shape(shape.to_vec()),
+                bytes,
+            });
+        }
+        Ok(())
     }
 
     /// As [`Self::array_raw`], and every value must be finite.
@@ -114,6 +136,7 @@ impl H5<'_> {
             };
             return Err(BemioError::Shape { file: self.file_name(), path: path.into(), found: Shape(found), expected });
         }
+        self.check_size(path, &found)?;
         let values = ds.read_raw::<f64>().map_err(|e| self.read_err(path, e))?;
         self.check_finite(path, &values)?;
         Ok(values)
@@ -170,6 +193,11 @@ impl H5<'_> {
     pub(crate) fn string(&self, path: &str) -> Result<String, BemioError> {
         let ds = self.dataset(path)?;
         let err = |e| self.read_err(path, e);
+        // One string is read; a dataset declaring more than a few would be allocated whole.
+        let shape = ds.get_shape().map_err(err)?;
+        if shape.iter().product::<usize>() > 16 {
+            return Err(self.invalid(path, format!("{} strings, expected one", shape.iter().product::<usize>())));
+        }
         let bytes: Option<Vec<u8>> = match self.descriptor(path)? {
             TypeDescriptor::FixedAscii(_) => {
                 ds.read_raw::<FixedAscii<MAX_STRING>>().map_err(err)?.first().map(|s| s.as_bytes().to_vec())

@@ -276,3 +276,33 @@ fn bodies_listed_in_another_order_than_the_file_are_an_error_even_without_strict
         assert!(msg.contains(f), "{f:?} in {msg}");
     }
 }
+
+/// A dataset declared `shape` but never written: HDF5 stores no chunk of it, so the file stays
+/// small while its header claims any size.
+fn declare(w: &Writer, path: &str, shape: &[usize]) {
+    if w.0.link_exists(path) {
+        w.0.unlink(path).unwrap();
+    }
+    w.parents(path);
+    w.0.new_dataset::<f64>()
+        .shape(shape.to_vec())
+        .chunk(shape.iter().map(|&n| n.min(1024)).collect::<Vec<usize>>())
+        .create(path)
+        .unwrap();
+}
+
+#[test]
+fn an_irf_declaring_two_billion_samples_is_refused_from_its_shape_before_reading() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = "/body1/hydro_coeffs/radiation_damping/impulse_response_fun/t";
+    let path = sample(&dir, |w| declare(w, t, &[2_000_000_000, 1]));
+    assert!(std::fs::metadata(&path).unwrap().len() < 1 << 20, "the sample stays small");
+    let err = read(&path).unwrap_err();
+    assert!(matches!(err, BemioError::TooLarge { .. }), "{err}");
+    let msg = err.to_string();
+    assert!(msg.contains(&format!("{t} declares shape (2000000000, 1), 16.0 GB of values")), "{msg}");
+    assert!(msg.contains("regenerate it with fewer"), "{msg}");
+    // The frequencies too, the first large vector read.
+    let path = sample(&dir, |w| declare(w, "/simulation_parameters/w", &[200_000_000, 1]));
+    assert!(read(&path).unwrap_err().to_string().contains("/simulation_parameters/w declares shape (200000000, 1)"));
+}

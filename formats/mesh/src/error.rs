@@ -54,4 +54,23 @@ pub enum MeshError {
         #[source]
         source: std::io::Error,
     },
+    /// The path is a directory, device, FIFO or socket, not a file.
+    #[error("{path}: not a regular file (a directory, device or pipe); name the mesh file itself")]
+    NotRegular {
+        /// The path.
+        path: PathBuf,
+    },
+    /// The file is larger than [`crate::MAX_FILE_BYTES`].
+    #[error(
+        "{path}: the file has {size} bytes, above the limit of {limit} bytes for a mesh (about 20 million STL \
+         triangles); is it the right file? Decimate the surface if it is"
+    )]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size (bytes).
+        size: u64,
+        /// The limit (bytes).
+        limit: u64,
+    },
 }

@@ -85,8 +85,24 @@ pub fn read_vertex_faces(path: &Path) -> Result<Vec<[usize; 3]>, MeshError> {
     }
 }
 
+/// The largest mesh file read: 1 GiB, a binary STL of about 20 million triangles, far more
+/// than a body or coupling surface needs; beyond it the path is more likely wrong than the mesh
+/// that fine, and reading it would take that much memory again in vertices.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// The format of `path`, after checking that it is a regular file of at most [`MAX_FILE_BYTES`]
+/// (a missing file is left to the reader, whose error says so).
 fn format(path: &Path) -> Result<MeshFormat, MeshError> {
-    MeshFormat::of(path).ok_or_else(|| MeshError::UnsupportedExtension { path: path.to_path_buf() })
+    let format = MeshFormat::of(path).ok_or_else(|| MeshError::UnsupportedExtension { path: path.to_path_buf() })?;
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_file() {
+            return Err(MeshError::NotRegular { path: path.to_path_buf() });
+        }
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(MeshError::TooLarge { path: path.to_path_buf(), size: meta.len(), limit: MAX_FILE_BYTES });
+        }
+    }
+    Ok(format)
 }
 
 #[cfg(test)]

@@ -81,3 +81,38 @@ fn missing_empty_and_garbage_files_say_so_with_their_path() {
     let e = read_surface(&write(dir.path(), "h.stl", &garbage)).unwrap_err();
     assert!(e.to_string().contains("h.stl: not an STL file") && e.to_string().contains("the file has 200"), "{e}");
 }
+
+#[test]
+fn devices_and_folders_are_refused_without_reading() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("hull.obj");
+    std::fs::create_dir(&folder).unwrap();
+    assert!(matches!(read_surface(&folder), Err(MeshError::NotRegular { .. })));
+    // /dev/zero through a link named like a mesh: endless zeros, never read.
+    let link = dir.path().join("zero.stl");
+    std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+    let e = read_surface(&link).unwrap_err();
+    assert!(e.to_string().contains("not a regular file"), "{e}");
+}
+
+#[test]
+fn ascii_stl_that_says_solid_and_then_garbage_is_an_error_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let stl = write(dir.path(), "bad.stl", "solid x\nthis is no facet\n");
+    let e = read_surface(&stl).unwrap_err().to_string();
+    assert!(e.starts_with(&format!("{}: ", stl.display())), "{e}");
+    assert!(!e.contains("failed to fill whole buffer"), "{e}");
+}
+
+#[test]
+fn an_obj_of_vertices_alone_gives_its_points_and_a_surface_without_triangles() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = write(dir.path(), "pts.obj", "# points\nv 0 0 0\nv 1 0 0\nv 0 1 0.5\n");
+    assert_eq!(read_vertices(&obj).unwrap(), vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.5]]);
+    let s = read_surface(&obj).unwrap();
+    assert_eq!((s.vertices.len(), s.triangles.len()), (3, 0));
+    let bad = write(dir.path(), "bad.obj", "v 0 0\n");
+    // tobj or the bare-vertex reader refuses it; either way the message names the file.
+    let e = read_vertices(&bad).unwrap_err().to_string();
+    assert!(e.starts_with(&format!("{}: cannot read the Wavefront OBJ file: ", bad.display())), "{e}");
+}

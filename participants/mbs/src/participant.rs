@@ -164,7 +164,7 @@ fn output_settings(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Option
             out.format.as_deref().unwrap_or_default()
         ),
     };
-    let directory = file.dir().join(out.directory.as_deref().unwrap_or("output"));
+    let directory = tidelink_adapter_core::spec::output_folder(file)?;
     let provenance = Provenance::now(&cfg.path, &file.adapter.participant_name);
     let model_dir = file.model.as_ref().map(|m| file.dir().join(m)).and_then(|m| m.parent().map(Path::to_path_buf));
     let vtk = out.vtk.then(|| model_dir.unwrap_or_else(|| file.dir()));

@@ -64,6 +64,8 @@ pub struct SphAdapter {
     output_settings: Option<OutputSettings>,
     output: Option<Output>,
     checkpoint: Option<Checkpoint>,
+    /// Whether the first loss of fluid out of the domain has been warned about.
+    lost_warned: bool,
 }
 
 impl SphAdapter {
@@ -95,6 +97,7 @@ impl SphAdapter {
             output_settings: output,
             output: None,
             checkpoint: None,
+            lost_warned: false,
         })
     }
 
@@ -181,6 +184,16 @@ impl Adapter for SphAdapter {
     /// `dt` in solver steps at the stability limit, the last one shortened to land on `time + dt`.
     fn advance(&mut self, time: f64, dt: f64) -> AdapterResult<()> {
         self.sim.advance(dt).map_err(solver(time))?;
+        let lost = self.sim.lost_particles();
+        if lost > 0 && !self.lost_warned {
+            self.lost_warned = true;
+            log::warn!(
+                "SPH participant `{}`: by t = {} s, {lost} fluid particles left the domain (the tank with a margin) \
+                 and were dropped; the loads miss that water. Make the tank hold the fluid and the bodies' motion",
+                self.name,
+                time + dt
+            );
+        }
         self.refresh_step(time + dt)
     }
 
@@ -221,6 +234,16 @@ impl Adapter for SphAdapter {
     }
 
     fn finish(&mut self) -> AdapterResult<()> {
+        let (lost, left) = (self.sim.lost_particles(), self.sim.fluid_count());
+        if lost > 0 {
+            log::warn!(
+                "SPH participant `{}`: {lost} of {} fluid particles ({:.1} %) left the domain during the run and were \
+                 dropped",
+                self.name,
+                lost + left,
+                100.0 * lost as f64 / (lost + left) as f64
+            );
+        }
         log::info!(
             "SPH participant `{}`: {} solver steps, {} fluid particles at the end ({} left the domain)",
             self.name,

@@ -16,6 +16,7 @@ pub mod adapter;
 pub mod capabilities;
 pub mod error;
 pub mod interface;
+pub mod model_checks;
 pub mod model_yaml;
 pub mod output;
 pub mod participant;

@@ -38,6 +38,7 @@
 //! position, normally its centre of mass). Unknown keys and bad values are errors naming the
 //! file, the line and the key.
 
+use crate::model_checks;
 use nalgebra::{Point3, Vector3};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -182,7 +183,7 @@ pub fn load(path: &Path, gravity: Vector3<f64>) -> Result<SphModel, Diagnostics>
             Dimension::Three
         }
     };
-    positive(&mut d, &lines, "sph.spacing", Some(s.spacing));
+    let spacing_ok = positive(&mut d, &lines, "sph.spacing", Some(s.spacing));
     let depth = match (dimension, s.depth) {
         (Dimension::Two, None) => {
             d.error(
@@ -279,8 +280,9 @@ pub fn load(path: &Path, gravity: Vector3<f64>) -> Result<SphModel, Diagnostics>
         let hi = t.max + Vector3::repeat(margin) + Vector3::new(0.0, 0.0, rise);
         params.domain = Some((lo, hi));
     }
-    if let Err(e) = params.validate() {
-        let key = match &e {
+    let valid = params.validate();
+    if let Err(e) = valid.as_ref() {
+        let key = match e {
             tidelink_sph_solver::SphError::InvalidParameter { name, .. } => *name,
             _ => "",
         };
@@ -290,7 +292,22 @@ pub fn load(path: &Path, gravity: Vector3<f64>) -> Result<SphModel, Diagnostics>
             "" => lines.loc("sph"),
             k => lines.loc(&format!("sph.{k}")),
         };
-        d.error(at, e.to_string());
+        // A bad spacing is said once, in the words of `positive` above.
+        if !(key == "spacing" && !spacing_ok) {
+            d.error(at, e.to_string());
+        }
+    }
+    if valid.is_ok() {
+        sizes_and_speeds(
+            &mut d,
+            &lines,
+            &params,
+            &blocks,
+            tank.as_ref(),
+            s.sound_speed,
+            water_level.max(top) - bottom,
+            g,
+        );
     }
     positive(&mut d, &lines, "sph.time_step", s.time_step);
     let bodies = bodies(&file.bodies, path, dimension, &lines, &mut d);
@@ -309,10 +326,62 @@ pub fn load(path: &Path, gravity: Vector3<f64>) -> Result<SphModel, Diagnostics>
     })
 }
 
-/// An error at `key` unless `value` is absent or finite and positive.
-fn positive(d: &mut Diagnostics, lines: &YamlLines, key: &str, value: Option<f64>) {
-    if let Some(v) = value.filter(|v| !(v.is_finite() && *v > 0.0)) {
-        d.error(lines.loc(key), format!("`{key}` must be finite and positive, got {v}"));
+/// An error at `key` unless `value` is absent or finite and positive; whether it is fine.
+fn positive(d: &mut Diagnostics, lines: &YamlLines, key: &str, value: Option<f64>) -> bool {
+    match value.filter(|v| !(v.is_finite() && *v > 0.0)) {
+        Some(v) => {
+            d.error(lines.loc(key), format!("`{key}` must be finite and positive, got {v}"));
+            false
+        }
+        None => true,
+    }
+}
+
+/// What valid parameters may still describe and never run (see [`crate::model_checks`]): the
+/// particles' memory, the sound speed for the water's `depth`, fluid boxes outside the tank.
+#[allow(clippy::too_many_arguments)]
+fn sizes_and_speeds(
+    d: &mut Diagnostics,
+    lines: &YamlLines,
+    params: &Parameters,
+    blocks: &[(Point3<f64>, Point3<f64>)],
+    tank: Option<&Tank>,
+    sound_speed: Option<f64>,
+    depth: f64,
+    gravity: f64,
+) {
+    let (dp, dim) = (params.spacing, params.dimension);
+    let fluid: f64 = blocks.iter().map(|(lo, hi)| model_checks::lattice_count(lo, hi, dp, dim)).sum();
+    let walls = tank.map_or(0.0, |t| model_checks::tank_markers(&t.min, &t.max, dp, params.marker_layers(), dim));
+    let memory = model_checks::physical_memory();
+    model_checks::particle_budget(d, lines.loc("sph.spacing"), params, fluid, walls, memory);
+    if let Some(c) = sound_speed {
+        model_checks::sound_speed(d, lines.loc("sph.sound_speed"), c, depth, gravity);
+    }
+    let Some(t) = tank else { return };
+    let axes: &[usize] = if dim == Dimension::Two { &[0, 2] } else { &[0, 1, 2] };
+    // Rounding of corners written in decimal: a millionth of a spacing.
+    let tol = 1e-6 * dp;
+    for (i, (lo, hi)) in blocks.iter().enumerate() {
+        let out = axes.iter().find_map(|&k| {
+            let axis = ["x", "y", "z"][k];
+            if lo[k] < t.min[k] - tol {
+                Some(format!("reaches {axis} = {} m, below the tank's min {axis} = {} m", lo[k], t.min[k]))
+            } else if hi[k] > t.max[k] + tol {
+                Some(format!("reaches {axis} = {} m, beyond the tank's max {axis} = {} m", hi[k], t.max[k]))
+            } else {
+                None
+            }
+        });
+        if let Some(out) = out {
+            d.error(
+                lines.loc(&format!("fluid[{i}]")),
+                format!(
+                    "fluid box {i} {out}: the water outside the walls would fall out of the domain and be lost in \
+                     the first steps; make the tank enclose every fluid box"
+                ),
+            );
+        }
     }
 }
 
@@ -326,7 +395,17 @@ fn corners(
     dimension: Dimension,
 ) -> Option<(Point3<f64>, Point3<f64>)> {
     let axes: &[usize] = if dimension == Dimension::Two { &[0, 2] } else { &[0, 1, 2] };
-    if let Some(&k) = axes.iter().find(|&&k| !(min[k].is_finite() && max[k].is_finite() && min[k] < max[k])) {
+    for (corner, values) in [("min", min), ("max", max)] {
+        if let Some(&k) = axes.iter().find(|&&k| !values[k].is_finite()) {
+            let axis = ["x", "y", "z"][k];
+            d.error(
+                lines.loc(&format!("{key}.{corner}")),
+                format!("`{key}.{corner}`: {axis} is {}, not a finite number; give metres", values[k]),
+            );
+            return None;
+        }
+    }
+    if let Some(&k) = axes.iter().find(|&&k| min[k] >= max[k]) {
         let axis = ["x", "y", "z"][k];
         d.error(lines.loc(&format!("{key}.max")), format!("`{key}`: min {axis} must be below max {axis}"));
         return None;
@@ -437,7 +516,8 @@ fn shape(s: &ShapeSection, path: &Path, dimension: Dimension, at: &Location, d: 
             match TriMesh::read(&file) {
                 Ok(m) => Some(Shape::Mesh(m)),
                 Err(e) => {
-                    d.error(at.clone(), format!("mesh `{name}` ({}): {e}", file.display()));
+                    // The error names the file.
+                    d.error(at.clone(), format!("shape MESH: {e}"));
                     None
                 }
             }
@@ -505,6 +585,8 @@ mod tests {
         assert!(e.contains("has no `radius`"), "{e}");
         let e = first_error(&GOOD.replace("max: [0.3, 0, 0]", "max: [-0.4, 0, 0]"));
         assert!(e.contains(":10:") && e.contains("min x must be below max x"), "{e}");
+        let e = first_error(&GOOD.replace("min: [-0.3, 0, -0.2]\n  max", "min: [.nan, 0, -0.2]\n  max"));
+        assert!(e.contains(":6:") && e.contains("`tank.min`: x is NaN, not a finite number"), "{e}");
         let e = first_error(&GOOD.replace("spacing:", "spaceing:"));
         assert!(e.contains("spaceing"), "{e}");
         let e = first_error(&GOOD.replace("  depth: 0.3\n", "  depth: 0.3\n  cfl: 0.9\n"));
@@ -515,5 +597,35 @@ mod tests {
         assert!(e.contains(":12:") && e.contains("needs a `shape`"), "{e}");
         let e = first_error(&GOOD.replace("type: BOX, dimensions: [0.2, 0.3, 0.1]", "type: MESH, file: nope.obj"));
         assert!(e.contains(":13:") && e.contains("nope.obj"), "{e}");
+    }
+
+    #[test]
+    fn a_bad_spacing_is_said_once() {
+        let e = load_text(&GOOD.replace("spacing: 0.01", "spacing: -1")).unwrap_err();
+        let spacing: Vec<String> = e.errors().map(|d| d.to_string()).filter(|m| m.contains("spacing")).collect();
+        assert_eq!(spacing.len(), 1, "{spacing:?}");
+    }
+
+    #[test]
+    fn a_hostile_spacing_is_refused_with_its_memory_before_anything_is_allocated() {
+        // 0.6 × 0.2 m at 3e-6 m: 1.33e10 particles (4 TB), past the 32-bit particle indices on
+        // any machine.
+        let e = first_error(&GOOD.replace("spacing: 0.01", "spacing: 3e-6"));
+        assert!(e.contains(":3:") && e.contains("1.33e10 particles") && e.contains("raise `sph.spacing`"), "{e}");
+    }
+
+    #[test]
+    fn a_sound_speed_that_dies_at_t0_is_refused_at_its_line() {
+        let e = first_error(&GOOD.replace("  depth: 0.3\n", "  depth: 0.3\n  sound_speed: 0.05\n"));
+        assert!(e.contains(":5:") && e.contains("sound speed 0.05 m/s is too low for water 0.2 m deep"), "{e}");
+    }
+
+    #[test]
+    fn fluid_outside_the_tank_is_refused() {
+        let e = first_error(&GOOD.replace("max: [0.3, 0, 0.1]", "max: [0.2, 0, 0.1]"));
+        assert!(
+            e.contains(":9:") && e.contains("fluid box 0 reaches x = 0.3 m, beyond the tank's max x = 0.2 m"),
+            "{e}"
+        );
     }
 }

@@ -137,6 +137,16 @@ fn scene(file: &ParticipantFile, model: &SphModel) -> Result<(Scene, Poses, usiz
             d.error(b.loc.clone(), format!("body `{}` needs a `location` (its initial reference point)", b.name));
             continue;
         };
+        if let Some(why) = model.tank.as_ref().and_then(|t| outside_tank(location, t, two_d)) {
+            d.error(
+                b.loc.clone(),
+                format!(
+                    "body `{}` starts {why}: it would never meet the water; move its `location` into the tank or \
+                     enlarge `tank` in the model file",
+                    b.name
+                ),
+            );
+        }
         let rotation = b.orientation.map(|o| orientation(o, degrees)).unwrap_or_else(UnitQuaternion::identity);
         let pose = Isometry3::from_parts(Translation3::from(Vector3::from(location)), rotation);
         let mut spec =
@@ -152,6 +162,22 @@ fn scene(file: &ParticipantFile, model: &SphModel) -> Result<(Scene, Poses, usiz
         return Err(d.into());
     }
     Ok((scene, bodies, particles))
+}
+
+/// Where a body's reference point `p` lies outside the tank `t`, if it does: beside or below
+/// the walls, or above an open top by more than the tank's height (where the domain ends; a
+/// body dropped into the water from above is fine).
+fn outside_tank(p: [f64; 3], t: &model_yaml::Tank, two_d: bool) -> Option<String> {
+    let height = t.max.z - t.min.z;
+    let top = if t.open_top { t.max.z + height } else { t.max.z };
+    let axes: &[usize] = if two_d { &[0] } else { &[0, 1] };
+    let side = axes.iter().any(|&k| p[k] < t.min[k] || p[k] > t.max[k]);
+    (side || p[2] < t.min.z || p[2] > top).then(|| {
+        format!(
+            "at [{}, {}, {}], outside the tank [{}, {}, {}]–[{}, {}, {}]",
+            p[0], p[1], p[2], t.min.x, t.min.y, t.min.z, t.max.x, t.max.y, top
+        )
+    })
 }
 
 /// A scene that cannot be built, at the model line it comes from.
@@ -184,7 +210,7 @@ fn output_settings(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Option
     if let Some(fps) = file.output.fps.filter(|f| !(f.is_finite() && *f > 0.0)) {
         return Err(Error::Fps { file: file.path.clone(), fps });
     }
-    let directory = file.dir().join(file.output.directory.as_deref().unwrap_or("output"));
+    let directory = tidelink_adapter_core::spec::output_folder(file)?;
     let provenance = Provenance::now(&cfg.path, &file.adapter.participant_name);
     Ok(Some(OutputSettings { directory, fps: file.output.fps, encoding, provenance }))
 }

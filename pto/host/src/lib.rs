@@ -32,3 +32,9 @@ pub const TOKEN_ENV: &str = "TIDELINK_PTO_TOKEN";
 /// Microseconds the host (and the Python helper, which inherits it) polls for a reply or a
 /// request before sleeping; unset: 100 for the host, 1000 for the Python helper; 0 turns polling off.
 pub const SPIN_ENV: &str = "TIDELINK_PTO_SPIN_US";
+
+/// The reply poll time [`SPIN_ENV`] sets (or the default), or the error a module's start would
+/// stop on: `tidelink check` and the model's reading ask it before any module is started.
+pub fn reply_spin_setting() -> Result<std::time::Duration, process::SpinError> {
+    process::reply_spin()
+}

@@ -197,7 +197,7 @@ pub const REPLY_SPIN: Duration = Duration::from_micros(100);
 
 /// [`REPLY_SPIN`], or the whole microseconds (0 to 1 000 000) [`SPIN_ENV`] gives; anything
 /// else is an error naming the variable.
-fn reply_spin() -> Result<Duration, SpinError> {
+pub(crate) fn reply_spin() -> Result<Duration, SpinError> {
     spin_from(std::env::var(SPIN_ENV).ok().as_deref())
 }
 

@@ -248,7 +248,16 @@ fn publish_once(
     let parent =
         path.parent().ok_or_else(|| Publish::Failed(format!("invalid connection file path {}", path.display())))?;
     std::fs::create_dir_all(parent).map_err(|e| {
-        let what = format!("cannot create the rendezvous directory \"{}\": {e}", parent.display());
+        let what = if e.kind() == io::ErrorKind::AlreadyExists || e.kind() == io::ErrorKind::NotADirectory {
+            // create_dir_all says only "File exists" when a file stands where a folder must be.
+            format!(
+                "cannot create the rendezvous directory \"{}\": a file stands in its path (the exchange-directory \
+                 or its precice-run is a file, not a folder); set exchange-directory to a folder",
+                parent.display()
+            )
+        } else {
+            format!("cannot create the rendezvous directory \"{}\": {e}", parent.display())
+        };
         failed(e, what)
     })?;
     // The key before the file: a requester that finds the file finds its key.

@@ -36,7 +36,7 @@ pub(super) fn attach(
             continue;
         }
         used.push(&e.link);
-        let Some(config) = common(&e.command, e.timeout_ms, e.config.as_ref(), &at, errors) else { continue };
+        let Some(config) = common(&e.command, e.timeout_ms, e.config.as_ref(), dir, &at, errors) else { continue };
         let Some(slot) = forces.iter_mut().find(|f| f.name() == e.link) else {
             let links: Vec<String> = forces.iter().map(|f| format!("`{}`", f.name())).collect();
             errors.error(
@@ -120,11 +120,16 @@ fn common(
     command: &[String],
     timeout_ms: Option<u64>,
     config: Option<&serde_yaml::Value>,
+    dir: &Path,
     at: &dyn Fn(&str) -> tidelink_adapter_core::diagnostics::Location,
     errors: &mut Diagnostics,
 ) -> Option<serde_json::Value> {
     if command.is_empty() || command[0].is_empty() {
         errors.error(at(".command"), "`command` must name the program to start, e.g. [python3, my_model.py]");
+        return None;
+    }
+    if let Some(why) = super::module_command::problem(command, dir) {
+        errors.error(at(".command"), format!("the module cannot start: {why}"));
         return None;
     }
     if timeout_ms == Some(0) {
@@ -156,7 +161,7 @@ pub(super) fn attach_body_forces(
             continue;
         }
         used.push(&e.name);
-        let Some(config) = common(&e.command, e.timeout_ms, e.config.as_ref(), &at, errors) else { continue };
+        let Some(config) = common(&e.command, e.timeout_ms, e.config.as_ref(), dir, &at, errors) else { continue };
         if e.bodies.is_empty() {
             errors.error(at(".bodies"), "list the bodies the module pushes, e.g. bodies: [float]");
             continue;

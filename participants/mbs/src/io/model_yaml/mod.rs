@@ -48,6 +48,7 @@
 mod build;
 mod dependencies;
 mod external;
+mod module_command;
 mod schema;
 
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};

@@ -18,6 +18,9 @@ impl TriMesh {
     /// binary), by extension.
     pub fn read(path: &Path) -> Result<Self> {
         let mesh = tidelink_mesh::read_surface(path)?;
+        if let Some(reason) = super::mesh_checks::problem(&mesh) {
+            return Err(SphError::Mesh { path: path.display().to_string(), reason });
+        }
         let point = |p: [f64; 3]| Point3::new(p[0], p[1], p[2]);
         let triangles = (0..mesh.triangles.len()).map(|t| mesh.corners(t).map(point)).collect();
         Self::new(triangles).map_err(|e| SphError::Mesh { path: path.display().to_string(), reason: e.to_string() })

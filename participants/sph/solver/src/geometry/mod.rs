@@ -10,6 +10,7 @@
 
 mod lattice;
 mod mesh;
+mod mesh_checks;
 
 pub use lattice::fluid_lattice;
 pub(crate) use lattice::markers_of;

@@ -293,7 +293,7 @@ pub fn load(path: &Path, gravity: Vector3<f64>) -> Result<SphModel, Diagnostics>
             k => lines.loc(&format!("sph.{k}")),
         };
         // A bad spacing is said once, in the words of `positive` above.
-        if !(key == "spacing" && !spacing_ok) {
+        if key != "spacing" || spacing_ok {
             d.error(at, e.to_string());
         }
     }

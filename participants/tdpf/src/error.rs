@@ -64,8 +64,10 @@ pub enum Error {
         source: Box<BemioError>,
     },
     /// The load model cannot be built from the hydrodynamic file.
-    #[error("hydrodynamic model of {}", file.display())]
+    #[error("{loc}: the hydrodynamic model of {} cannot be built", file.display())]
     Model {
+        /// Where the model file names the hydrodynamic file (`h5_file`).
+        loc: Location,
         /// The hydrodynamic file.
         file: PathBuf,
         /// Why.

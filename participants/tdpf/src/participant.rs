@@ -79,7 +79,11 @@ fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<Td
         gravity,
     };
     let hydro =
-        HydroModel::new(&data, &options).map_err(|source| Error::Model { file: data.source.clone(), source })?;
+        HydroModel::new(&data, &options).map_err(|source| Error::Model {
+        loc: model.h5_file_loc.clone(),
+        file: data.source.clone(),
+        source,
+    })?;
     let degrees = file.adapter.angle_degrees.unwrap_or(true);
     let mut bodies = Vec::with_capacity(specs.len());
     for (i, b) in specs.iter().enumerate() {

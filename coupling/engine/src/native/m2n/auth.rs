@@ -48,7 +48,7 @@ impl Secret {
     /// The secret of a hex text (at least [`MIN_SECRET_LEN`] bytes), or `None`.
     pub fn from_hex(text: &str) -> Option<Secret> {
         let t = text.trim().as_bytes();
-        if t.len() % 2 != 0 {
+        if !t.len().is_multiple_of(2) {
             return None;
         }
         let digit = |c: u8| (c as char).to_digit(16);

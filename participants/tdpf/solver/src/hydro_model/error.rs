@@ -47,10 +47,10 @@ pub enum HydroError {
         body: usize,
     },
     /// The radiation model could not be built or stepped.
-    #[error("radiation: {0}")]
+    #[error("radiation")]
     Radiation(#[from] RadiationError),
     /// A body's excitation model could not be built.
-    #[error("excitation of body {body}: {source}")]
+    #[error("excitation of body {body}")]
     Excitation {
         /// The body index.
         body: usize,
@@ -58,6 +58,31 @@ pub enum HydroError {
         source: ExcitationError,
     },
     /// The wave specification is invalid.
-    #[error("waves: {0}")]
+    #[error("waves")]
     Wave(#[from] WaveError),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error as _;
+
+    /// The whole chain, as the participants print it (each cause after a colon).
+    fn chain(e: &dyn std::error::Error) -> String {
+        let mut text = e.to_string();
+        let mut cause = e.source();
+        while let Some(c) = cause {
+            text += &format!(": {c}");
+            cause = c.source();
+        }
+        text
+    }
+
+    #[test]
+    fn a_wrapped_cause_is_said_once() {
+        let e = HydroError::from(RadiationError::MissingIrf(0));
+        assert_eq!(chain(&e), "radiation: body 0 has no radiation IRF");
+        let e = HydroError::Excitation { body: 1, source: ExcitationError::NoIrf };
+        assert_eq!(chain(&e).matches(&ExcitationError::NoIrf.to_string()).count(), 1, "{}", chain(&e));
+    }
 }

@@ -7,7 +7,8 @@ use std::fmt::Write;
 use std::path::Path;
 
 /// `args`: `<model.yaml> <step> <steps> [name=value ...]` (values set before initialization
-/// ends: inputs held constant, parameters). Returns `time,<outputs...>` rows, the start included.
+/// ends: inputs held constant, parameters). Returns `time,<outputs...>` rows, the start included;
+/// step `k` goes from `(k-1) step` to `k step`.
 pub fn run(args: &[String]) -> Result<String, String> {
     let [model, step, steps, sets @ ..] = args else {
         return Err("trajectory needs <model.yaml> <step> <steps> [name=value ...]".into());
@@ -28,7 +29,10 @@ pub fn run(args: &[String]) -> Result<String, String> {
     csv.push('\n');
     for k in 0..=n {
         if k > 0 {
-            inst.do_step((k - 1) as f64 * h, h)?;
+            // The grid of a master that counts steps (FMPy): from (k-1) h to k h, so the step
+            // sizes carry the same round-off as its communication steps.
+            let (t0, t1) = ((k - 1) as f64 * h, k as f64 * h);
+            inst.do_step(t0, t1 - t0)?;
         }
         let _ = write!(csv, "{:?}", inst.get(0)?);
         for (vr, _) in &outs {

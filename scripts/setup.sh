@@ -46,7 +46,8 @@ fi
 # The project's Python environment (.venv, or TIDELINK_VENV): the module `precice` on the native
 # engine (bindings/python, docs/python.md), built from this checkout with maturin and installed
 # with numpy; `source .venv/bin/activate` and pyprecice scripts run on Tidelink's engine. meshio
-# is there for the engine's export tests (they read the VTK files back with it, docs/testing.md).
+# is there for the engine's export tests (they read the VTK files back with it, docs/testing.md),
+# fmpy for the FMU's test (an independent FMI importer, docs/fmi.md).
 # TIDELINK_SKIP_PYTHON_MODULE=1 skips it (the wheel takes a few minutes to build the first time).
 if [ "${TIDELINK_SKIP_PYTHON_MODULE:-0}" != 1 ]; then
   cd "$(dirname "$0")/.."
@@ -57,7 +58,7 @@ if [ "${TIDELINK_SKIP_PYTHON_MODULE:-0}" != 1 ]; then
     "$python" -m venv "$venv"
   fi
   "$venv/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off -q \
-    -c bindings/python/constraints.txt numpy maturin meshio
+    -c bindings/python/constraints.txt numpy maturin meshio fmpy
   echo "setup: building the Python module precice (bindings/python) into $venv" >&2
   # Without build isolation (no second download of maturin): the backend calls `maturin` by name.
   PATH="$(cd "$venv/bin" && pwd):$PATH" "$venv/bin/python" -m pip install --disable-pip-version-check --no-input \

@@ -78,8 +78,7 @@ fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<Td
         waves: model.waves.clone(),
         gravity,
     };
-    let hydro =
-        HydroModel::new(&data, &options).map_err(|source| Error::Model {
+    let hydro = HydroModel::new(&data, &options).map_err(|source| Error::Model {
         loc: model.h5_file_loc.clone(),
         file: data.source.clone(),
         source,

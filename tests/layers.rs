@@ -43,7 +43,7 @@ const MAP: &[Entry] = &[
     Entry {
         dir: "coupling/config",
         deps: &["quick-xml", "log", "strsim", "uuid", "tidelink-shared-data"],
-        dev: &[],
+        dev: &["tempfile"],
         why: "the preCICE configuration knows no engine, adapter, YAML or command line",
     },
     Entry {
@@ -61,6 +61,12 @@ const MAP: &[Entry] = &[
             "uuid",
             "socket2",
             "if-addrs",
+            // Partners prove they hold the run's secret (HMAC-SHA256), secrets and nonces from the
+            // operating system, file owners checked against the effective user (docs/security.md).
+            "hmac",
+            "sha2",
+            "getrandom",
+            "libc",
             "tempfile",
             "tidelink-shared-data",
             "precice",
@@ -78,6 +84,8 @@ const MAP: &[Entry] = &[
     Entry {
         dir: "adapter-core",
         deps: &[
+            // SIGINT/SIGTERM/SIGHUP turned into a stop at the next step (output whole).
+            "ctrlc",
             "tidelink-precice-config",
             "tidelink-coupling",
             "tidelink-mesh",
@@ -142,7 +150,8 @@ const MAP: &[Entry] = &[
     },
     Entry {
         dir: "pto/host",
-        deps: &["tidelink-mbs-solver", "serde_json", "thiserror", "log", "clap", "anyhow"],
+        // getrandom: the module's token; nix: its parent-death signal and process group.
+        deps: &["tidelink-mbs-solver", "serde_json", "thiserror", "log", "getrandom", "nix", "clap", "anyhow"],
         dev: &["tempfile"],
         why: "the external-module host knows the solver's ExternalLaw only: no coupling stack, no participant",
     },
@@ -152,6 +161,8 @@ const MAP: &[Entry] = &[
             "tidelink-mbs-solver",
             "tidelink-bemio",
             "hdf5-metno",
+            // The HDF5 writer's growing (chunked) datasets take ndarray views (hdf5-metno's own).
+            "ndarray",
             "tidelink-plot",
             "tidelink-vtk",
             "tidelink-mesh",

@@ -148,7 +148,12 @@ fn irregular_waves_build_by_superposition_and_need_an_irf_for_convolution() {
     assert!(m.evaluate(0.0, &states(&d)).is_ok());
     let e =
         HydroModel::new(&d, &HydroOptions { waves: spec(IrregularMethod::Convolution), ..options(true) }).unwrap_err();
-    assert!(e.to_string().contains("no excitation impulse response"), "{e}");
+    // The cause is the error's source (said once in the printed chain).
+    let cause = std::error::Error::source(&e).map(|c| c.to_string()).unwrap_or_default();
+    assert!(
+        e.to_string() == "excitation of body 0" && cause.contains("no excitation impulse response"),
+        "{e}: {cause}"
+    );
 }
 
 #[test]

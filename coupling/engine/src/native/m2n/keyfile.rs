@@ -37,11 +37,16 @@ pub fn key_of(name: &str) -> Option<&str> {
 /// above; the error says what is wrong and how to fix it.
 pub fn prepare_run_dir(exchange_dir: &Path) -> Result<PathBuf, String> {
     fs::create_dir_all(exchange_dir).map_err(|e| {
-        format!(
-            "cannot create the exchange directory \"{}\": {e}{}",
-            exchange_dir.display(),
-            if e.kind() == io::ErrorKind::AlreadyExists { " (a file has that name: move it away)" } else { "" }
-        )
+        if e.kind() == io::ErrorKind::AlreadyExists || e.kind() == io::ErrorKind::NotADirectory {
+            // create_dir_all says only "File exists" when a file stands where the folder must be.
+            format!(
+                "the exchange directory \"{}\" is a file, not a folder (or a file stands in its path): set \
+                 exchange-directory to a folder, or move the file away",
+                exchange_dir.display()
+            )
+        } else {
+            format!("cannot create the exchange directory \"{}\": {e}", exchange_dir.display())
+        }
     })?;
     let m = fs::metadata(exchange_dir)
         .map_err(|e| format!("cannot read the exchange directory \"{}\": {e}", exchange_dir.display()))?;
@@ -148,8 +153,8 @@ pub fn key_path(conn_file: &Path) -> PathBuf {
 }
 
 /// A fresh key of [`SECRET_LEN`] random bytes written beside `conn_file` (private to the user),
-/// before the listener publishes that file: a requester finds both or neither. A key left by a
-/// dead publisher is replaced (the connection file was found stale or absent first).
+/// once the listener's file is placed (a requester that finds the file first waits for its key).
+/// A key left by a dead publisher is replaced.
 pub fn create_key(conn_file: &Path) -> Result<Secret, String> {
     let path = key_path(conn_file);
     if let Some(parent) = path.parent() {
@@ -168,8 +173,15 @@ pub fn create_key(conn_file: &Path) -> Result<Secret, String> {
         .open(&path)
         .and_then(|mut f| f.write_all(&bytes).and_then(|()| f.sync_all()));
     if let Err(e) = written {
-        let _ = fs::remove_file(&path);
-        return Err(format!("cannot write the connection's key file \"{}\": {e}", path.display()));
+        if e.kind() != io::ErrorKind::AlreadyExists {
+            let _ = fs::remove_file(&path);
+        }
+        let why = if e.kind() == io::ErrorKind::AlreadyExists {
+            " (another run is using the same exchange directory: give each run its own)".to_string()
+        } else {
+            String::new()
+        };
+        return Err(format!("cannot write the connection's key file \"{}\": {e}{why}", path.display()));
     }
     Ok(Secret::from_bytes(&bytes).expect("32 bytes"))
 }

@@ -184,7 +184,7 @@ fn in_use(path: &Path, owner: Option<&Owner>) -> String {
 
 /// Publishes `addr` at `path` for `run` (write `path~`, lock it, then link it into place). A
 /// file whose owner is dead is replaced with a warning; one whose owner is alive is an error.
-/// With `key`, a fresh key file is written beside it first (`keyfile::create_key`) and returned.
+/// With `key`, a fresh key file is written beside it once it is placed (`keyfile::create_key`) and returned.
 pub fn publish(
     path: &Path,
     addr: SocketAddr,
@@ -243,6 +243,8 @@ fn publish_once(
                 old.owner
             );
             let _ = std::fs::remove_file(p);
+            // Its key too, so that a requester of ours never reads the dead run's key.
+            let _ = std::fs::remove_file(super::keyfile::key_path(p));
         }
     }
     let parent =
@@ -260,8 +262,6 @@ fn publish_once(
         };
         failed(e, what)
     })?;
-    // The key before the file: a requester that finds the file finds its key.
-    let secret = if key { Some(super::keyfile::create_key(path).map_err(Publish::Failed)?) } else { None };
     let mut file = match OpenOptions::new().write(true).create_new(true).open(&tmp) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Err(Publish::Failed(in_use(&tmp, None))),
@@ -309,7 +309,22 @@ fn publish_once(
         }),
     };
     let _ = std::fs::remove_file(&tmp);
-    placed.map(|()| (Hold { _file: file }, secret))
+    placed?;
+    // The key only once the file is ours: a participant whose file could not be placed (another
+    // run's is there) never touches that run's key. A requester that finds the file before its
+    // key waits for the key.
+    let secret = if key {
+        match super::keyfile::create_key(path) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                let _ = std::fs::remove_file(path);
+                return Err(Publish::Failed(e));
+            }
+        }
+    } else {
+        None
+    };
+    Ok((Hold { _file: file }, secret))
 }
 
 /// What a requester finds at a connection file.

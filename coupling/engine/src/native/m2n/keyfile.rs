@@ -257,7 +257,7 @@ mod tests {
         fs::write(f.path().join("precice-run"), "").unwrap();
         assert!(prepare_run_dir(f.path()).unwrap_err().contains("is not a folder"));
         fs::write(f.path().join("x"), "").unwrap();
-        assert!(prepare_run_dir(&f.path().join("x")).unwrap_err().contains("a file has that name"));
+        assert!(prepare_run_dir(&f.path().join("x")).unwrap_err().contains("is a file, not a folder"));
     }
 
     #[test]

@@ -65,7 +65,6 @@ pub enum HydroError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::error::Error as _;
 
     /// The whole chain, as the participants print it (each cause after a colon).
     fn chain(e: &dyn std::error::Error) -> String {

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
+use support::procs::{descendants, running, Proc};
 
 const TIDELINK: &str = env!("CARGO_BIN_EXE_tidelink");
 
@@ -75,50 +76,6 @@ fn wait_exit(child: &mut Child, log: &Path) -> ExitStatus {
         }
         std::thread::sleep(Duration::from_millis(10));
     }
-}
-
-/// One process as /proc shows it.
-#[derive(Debug, Clone)]
-struct Proc {
-    pid: u32,
-    ppid: u32,
-    start: u64,
-    name: String,
-}
-
-fn stat(pid: u32) -> Option<(Proc, char)> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let (head, rest) = text.rsplit_once(')')?;
-    let name = head.split_once('(')?.1.to_string();
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let state = fields.first()?.chars().next()?;
-    let ppid = fields.get(1)?.parse().ok()?;
-    let start = fields.get(19)?.parse().ok()?;
-    Some((Proc { pid, ppid, start, name }, state))
-}
-
-/// Every process below `root` (children, grandchildren, …).
-fn descendants(root: u32) -> Vec<Proc> {
-    let all: Vec<Proc> = std::fs::read_dir("/proc")
-        .expect("/proc")
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse().ok())
-        .filter_map(|pid| stat(pid).filter(|(_, s)| *s != 'Z' && *s != 'X').map(|(p, _)| p))
-        .collect();
-    let mut out: Vec<Proc> = Vec::new();
-    let mut parents = vec![root];
-    while let Some(parent) = parents.pop() {
-        for p in all.iter().filter(|p| p.ppid == parent) {
-            parents.push(p.pid);
-            out.push(p.clone());
-        }
-    }
-    out
-}
-
-/// Whether `p` still runs: the same process (same start time), not a zombie.
-fn running(p: &Proc) -> bool {
-    stat(p.pid).is_some_and(|(now, state)| now.start == p.start && state != 'Z' && state != 'X')
 }
 
 /// Polls up to 2 s for every process of `procs` to be gone; the survivors and the time it took.

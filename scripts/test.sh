@@ -10,8 +10,10 @@ bash hydro/test.sh
 # The external-module helper (pure standard library, no venv): tidelink_pto and the worked modules.
 "${TIDELINK_PYTHON:-python3}" -m unittest discover -s pto/python/tests
 # The MATLAB helper: its self-test where Octave is installed, else its framing against Python's.
-if command -v octave >/dev/null 2>&1; then
-  octave --no-gui --quiet --eval "addpath('pto/matlab'); tidelink_pto_selftest"
+# (--no-history: Octave 7.3 otherwise ends with "error: ignoring const execution_exception" when
+# it has no history folder.) tests/octave_module.rs runs a whole RM3 case through it there.
+if command -v octave-cli >/dev/null 2>&1; then
+  octave-cli --no-gui --quiet --no-history --eval "addpath('pto/matlab'); tidelink_pto_selftest"
 fi
 "${TIDELINK_PYTHON:-python3}" pto/matlab/check_framing.py
 cargo test --workspace "$@"

@@ -1,7 +1,7 @@
 function linear_damper_pto()
 %LINEAR_DAMPER_PTO The linear damper F = -c v as a MATLAB module.
 %   model YAML: command: [matlab, -batch, "addpath('pto/matlab'); linear_damper_pto"]
-%   or:         command: [octave, --no-gui, pto/matlab/linear_damper_pto.m]
+%   Octave:     command: [octave-cli, --no-gui, --quiet, pto/matlab/tidelink_octave.m, pto/matlab/linear_damper_pto.m]
 c = 1.2e6;
     function info = init(cfg, ~)
         if isfield(cfg, 'damping')

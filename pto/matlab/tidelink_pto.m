@@ -32,6 +32,10 @@ token = getenv('TIDELINK_PTO_TOKEN');
 if isempty(token)
     error('tidelink_pto: TIDELINK_PTO_TOKEN is missing: start this module from the MBS solver');
 end
+if exist('OCTAVE_VERSION', 'builtin') && ~exist('tcpclient')
+    % Octave's tcpclient comes with its instrument-control package.
+    pkg load instrument-control
+end
 sock = tcpclient('127.0.0.1', port);
 cleanup = onCleanup(@() clear('sock')); %#ok<NASGU>
 tidelink_write_frame(sock, struct('op', 'hello', 'protocol', 2, 'token', token));

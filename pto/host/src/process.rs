@@ -223,13 +223,13 @@ pub struct ModuleProcess {
     reaped: Option<ExitStatus>,
 }
 
-/// `command` with relative `*.py` arguments found under `dir` made absolute.
+/// `command` with relative `*.py` and `*.m` arguments found under `dir` made absolute.
 fn resolve(command: &[String], dir: &Path) -> Vec<String> {
     command
         .iter()
         .map(|a| {
             let p = Path::new(a);
-            if a.ends_with(".py") && p.is_relative() && dir.join(p).is_file() {
+            if (a.ends_with(".py") || a.ends_with(".m")) && p.is_relative() && dir.join(p).is_file() {
                 dir.join(p).display().to_string()
             } else {
                 a.clone()
@@ -306,7 +306,7 @@ pub struct Launched {
 }
 
 impl Launched {
-    /// Starts `command` (relative `.py` paths against `dir`; `python` falls back to `python3`
+    /// Starts `command` (relative `.py` and `.m` paths against `dir`; `python` falls back to `python3`
     /// when not found) with `--tidelink-port N` appended, listening on that port; returns at once.
     pub fn start(command: &[String], dir: &Path) -> Result<Self, ProcessError> {
         if command.is_empty() {

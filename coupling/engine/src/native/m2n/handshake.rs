@@ -5,6 +5,7 @@
 //! listener  → requester  Hello (…, nonce_l)
 //! requester → listener   Proof (HMAC of both hellos, requester's label)
 //! listener  → requester  Proof (listener's label), or Abort with the reason it refused
+//! then the choice of transport, shared memory or TCP (`transport.rs`)
 //! ```
 //!
 //! Before a side has proven itself, every frame it sends is limited to

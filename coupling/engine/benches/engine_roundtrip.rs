@@ -1,21 +1,29 @@
-//! Cost of one coupling window of the native engine against a bare TCP round trip.
+//! Cost of one coupling window of the native engine, over TCP and through shared memory,
+//! against bare round trips of both transports.
 //!
 //! Two trivial participants in two processes (this binary re-executes itself as the
 //! second one), one vertex, four 3D vector data (positions and velocities A → B, forces
-//! and torques B → A), serial-explicit, 10 000 measured windows. In the same run: a bare
-//! ping-pong between two processes on loopback with TCP_NODELAY and messages of the size
-//! of the engine's data frames, once with plain blocking reads and once waiting like the
-//! engine (poll briefly, yielding, then block). Three rounds of all three, interleaved;
-//! prints every round, the medians and the ratios of the medians.
+//! and torques B → A), serial-explicit, 10 000 measured windows, once with
+//! `TIDELINK_TRANSPORT=tcp` and once with the default (shared memory between processes on
+//! one machine). In the same run: a bare ping-pong between two processes with messages of
+//! the size of the engine's data frames: on loopback TCP with TCP_NODELAY, once with plain
+//! blocking reads and once waiting like the engine (poll briefly, yielding, then block), and
+//! through the engine's shared segment (`native::shm`, waiting the same way, then sleeping on
+//! its eventfd). Three rounds of all five, interleaved; prints every round, the medians and
+//! the ratios of the medians.
 //!
 //! `cargo bench -p tidelink-coupling --bench engine_roundtrip`
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::os::fd::AsFd;
+use std::os::linux::net::SocketAddrExt;
+use std::os::unix::net::{SocketAddr, UnixListener, UnixStream};
 use std::path::Path;
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
-use tidelink_coupling::native::NativeParticipant;
+use tidelink_coupling::native::shm::{self, ShmLink, Woke};
+use tidelink_coupling::native::{NativeParticipant, Transport};
 use tidelink_coupling::{Coupling, CouplingData, CouplingError};
 
 const WINDOWS: usize = 10_000;
@@ -80,11 +88,16 @@ fn config(exchange_dir: &Path) -> String {
     )
 }
 
-/// Runs one participant; returns the wall time of the measured windows.
-fn participant(name: &str, config: &Path) -> Result<Duration, CouplingError> {
+/// Runs one participant (with `transport`, or as the environment says); returns the wall time
+/// of the measured windows.
+fn participant(name: &str, config: &Path, transport: Option<Transport>) -> Result<Duration, CouplingError> {
     let (writes, reads) = if name == "A" { (TO_B, TO_A) } else { (TO_A, TO_B) };
     let mesh = format!("{name}-Mesh");
-    let mut p = NativeParticipant::with_settings(name, config, tidelink_coupling::native::Settings::from_env()?)?;
+    let mut settings = tidelink_coupling::native::Settings::from_env()?;
+    if let Some(t) = transport {
+        settings.transport = t;
+    }
+    let mut p = NativeParticipant::with_settings(name, config, settings)?;
     let mut id = [0];
     p.set_mesh_vertices(&mesh, &[0.0; 3], &mut id)?;
     p.initialize()?;
@@ -177,6 +190,75 @@ fn bare_round_trips(spin: Duration) -> Duration {
     took
 }
 
+/// Reads one message from the shared segment: polls for up to `spin` (yielding), then sleeps on
+/// the segment's wake-up and the lifeline; an error once the lifeline has ended.
+fn shm_receive(link: &ShmLink, buf: &mut [u8], spin: Duration, lifeline: &UnixStream) -> std::io::Result<()> {
+    let mut got = 0;
+    let until = Instant::now() + spin;
+    while got < buf.len() {
+        let n = link.read(&mut buf[got..])?;
+        got += n;
+        if n > 0 {
+            continue;
+        }
+        if Instant::now() < until {
+            std::thread::yield_now();
+        } else if link.wait(Duration::from_secs(1), lifeline.as_fd())? == Woke::Lifeline {
+            // What the partner wrote before its end is in the ring by now.
+            let n = link.read(&mut buf[got..])?;
+            if n == 0 {
+                return Err(std::io::ErrorKind::UnexpectedEof.into());
+            }
+            got += n;
+        }
+    }
+    Ok(())
+}
+
+fn shm_send(link: &ShmLink, buf: &[u8]) -> std::io::Result<()> {
+    let mut off = 0;
+    while off < buf.len() {
+        off += link.write(&buf[off..])?;
+    }
+    Ok(())
+}
+
+/// The far side of the shared-memory ping-pong.
+fn shm_pong(name: &str, spin: Duration) {
+    let sock =
+        UnixStream::connect_addr(&SocketAddr::from_abstract_name(name.as_bytes()).expect("name")).expect("connect");
+    let link = shm::accept(&sock).expect("attach the segment");
+    let mut buf = [0u8; FRAME];
+    while shm_receive(&link, &mut buf, spin, &sock).is_ok() {
+        if shm_send(&link, &buf).is_err() {
+            break;
+        }
+    }
+}
+
+fn bare_shm_round_trips(spin: Duration) -> Duration {
+    static ROUND: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = ROUND.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let name = format!("tidelink-bench-{}-{k}", std::process::id());
+    let l = UnixListener::bind_addr(&SocketAddr::from_abstract_name(name.as_bytes()).expect("name")).expect("bind");
+    let mut other = child(&["--as-shm-pong", &name, &spin.as_micros().to_string()]);
+    let (sock, _) = l.accept().expect("accept");
+    let link = shm::offer(&sock).expect("hand the segment over");
+    let mut buf = [7u8; FRAME];
+    let mut start = Instant::now();
+    for i in 0..WARMUP + WINDOWS {
+        if i == WARMUP {
+            start = Instant::now();
+        }
+        shm_send(&link, &buf).expect("ping");
+        shm_receive(&link, &mut buf, spin, &sock).expect("pong");
+    }
+    let took = start.elapsed();
+    drop(sock);
+    other.wait().expect("pong process");
+    took
+}
+
 fn per(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6 / WINDOWS as f64
 }
@@ -185,7 +267,12 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let after = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).cloned();
     if let Some(config) = after("--as-participant-b") {
-        participant("B", Path::new(&config)).unwrap_or_else(|e| panic!("B: {e}"));
+        participant("B", Path::new(&config), None).unwrap_or_else(|e| panic!("B: {e}"));
+        return;
+    }
+    if let Some(name) = after("--as-shm-pong") {
+        let us = args.last().and_then(|s| s.parse().ok()).unwrap_or(0);
+        shm_pong(&name, Duration::from_micros(us));
         return;
     }
     if let Some(port) = after("--as-pong") {
@@ -195,31 +282,54 @@ fn main() {
     }
     const ROUNDS: usize = 3;
     let spin = Duration::from_micros(spin_us());
-    let (mut engine, mut blocking, mut polling) = (Vec::new(), Vec::new(), Vec::new());
-    for round in 1..=ROUNDS {
+    let (mut tcp, mut mem, mut blocking, mut polling, mut bare_mem) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let engine = |transport: Transport| {
         let dir = tempfile::tempdir().expect("temporary folder");
         let path = dir.path().join("precice-config.xml");
         std::fs::write(&path, config(dir.path())).expect("write config");
-        let mut b = child(&["--as-participant-b", &path.display().to_string()]);
-        engine.push(per(participant("A", &path).unwrap_or_else(|e| panic!("A: {e}"))));
+        let word = if transport == Transport::Tcp { "tcp" } else { "auto" };
+        let mut b = Command::new(std::env::current_exe().expect("own path"))
+            .args(["--as-participant-b", &path.display().to_string()])
+            .env("TIDELINK_TRANSPORT", word)
+            .spawn()
+            .expect("start participant B");
+        let took = per(participant("A", &path, Some(transport)).unwrap_or_else(|e| panic!("A: {e}")));
         assert!(b.wait().expect("B's process").success(), "participant B failed");
+        took
+    };
+    for round in 1..=ROUNDS {
+        tcp.push(engine(Transport::Tcp));
+        mem.push(engine(Transport::Auto));
         blocking.push(per(bare_round_trips(Duration::ZERO)));
         polling.push(per(bare_round_trips(spin)));
+        bare_mem.push(per(bare_shm_round_trips(spin)));
+        let k = round - 1;
         println!(
-            "round {round}: engine {:7.1} us/window, bare round trip {:7.1} us blocking, {:7.1} us polling",
-            engine[round - 1],
-            blocking[round - 1],
-            polling[round - 1]
+            "round {round}: engine {:7.1} us/window TCP, {:7.1} shared memory; bare round trip TCP {:7.1} us \
+             blocking, {:7.1} polling; shared memory {:7.2}",
+            tcp[k], mem[k], blocking[k], polling[k], bare_mem[k]
         );
     }
     let median = |v: &mut Vec<f64>| {
         v.sort_by(f64::total_cmp);
         v[v.len() / 2]
     };
-    let (e, rb, rp) = (median(&mut engine), median(&mut blocking), median(&mut polling));
-    println!("medians of {ROUNDS} rounds of {WINDOWS} windows / round trips ({FRAME}-byte messages, TCP_NODELAY):");
-    println!("  native engine, serial-explicit, 4 x 3D vector data, 1 vertex: {e:7.1} us per window");
-    println!("  bare TCP round trip, blocking reads:                          {rb:7.1} us");
-    println!("  bare TCP round trip, polling {:>3} us then blocking (as engine): {rp:7.1} us", spin.as_micros());
-    println!("  ratio engine window / bare round trip: {:.2} (blocking), {:.2} (polling)", e / rb, e / rp);
+    let (et, em, rb, rp, rm) =
+        (median(&mut tcp), median(&mut mem), median(&mut blocking), median(&mut polling), median(&mut bare_mem));
+    let us = spin.as_micros();
+    println!("medians of {ROUNDS} rounds of {WINDOWS} windows / round trips ({FRAME}-byte messages):");
+    println!("  native engine, serial-explicit, 4 x 3D vector data, 1 vertex, TCP:           {et:7.1} us per window");
+    println!("  native engine, the same, shared memory (the default on one machine):        {em:7.1} us per window");
+    println!("  bare TCP round trip (TCP_NODELAY), blocking reads:                           {rb:7.1} us");
+    println!("  bare TCP round trip, polling {us:>3} us then blocking (as the engine):         {rp:7.1} us");
+    println!("  bare shared-memory round trip, polling {us:>3} us then sleeping (as the engine): {rm:7.2} us");
+    println!("  ratio engine window shared memory / TCP: {:.2}", em / et);
+    println!("  ratio bare round trip shared memory / TCP polling: {:.2}", rm / rp);
+    println!(
+        "  ratio engine window / bare round trip: TCP {:.2} (blocking), {:.2} (polling); shared memory {:.2}",
+        et / rb,
+        et / rp,
+        em / rm
+    );
 }

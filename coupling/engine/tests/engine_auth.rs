@@ -104,7 +104,7 @@ fn field(out: &mut Vec<u8>, b: &[u8]) {
 /// file says it), the protocol; not the secret.
 fn forged_hello() -> Vec<u8> {
     let mut b = vec![1u8];
-    b.extend(6u32.to_le_bytes());
+    b.extend(7u32.to_le_bytes()); // the protocol of this version (m2n/wire.rs)
     field(&mut b, concat!("tidelink-native-", env!("CARGO_PKG_VERSION")).as_bytes());
     field(&mut b, b"any hash");
     field(&mut b, b"SolverOne");

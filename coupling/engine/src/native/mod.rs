@@ -19,8 +19,10 @@ mod watch_integral;
 
 pub use m2n::auth::Secret;
 pub use m2n::rendezvous::{clean_precice_run, Cleaned, Owner};
+/// The same-machine transport's segment (the engine uses it between partners; public for the round-trip bench).
+pub use m2n::shm;
 pub use participant::{check, version_information, Element, NativeParticipant};
-pub use settings::Settings;
+pub use settings::{Settings, Transport};
 
 /// The mappings without the participants around them: build one from its `<mapping:*>` tag
 /// and two meshes, apply it to a sample. The engine runs the same code inside `initialize`

@@ -27,6 +27,20 @@ pub const STALL_WARNING_ENV: &str = "TIDELINK_STALL_WARNING";
 /// naming the partner (default: never).
 pub const STALL_TIMEOUT_ENV: &str = "TIDELINK_STALL_TIMEOUT";
 
+/// The environment variable choosing the transport between partners on the same machine:
+/// `auto` (the default: shared memory, TCP for partners on other machines) or `tcp` (always TCP).
+pub const TRANSPORT_ENV: &str = "TIDELINK_TRANSPORT";
+
+/// How this participant exchanges with partners on its own machine ([`TRANSPORT_ENV`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Transport {
+    /// Shared memory with partners on the same machine that want it too, TCP otherwise.
+    #[default]
+    Auto,
+    /// TCP with every partner (for comparisons, or where shared memory is not wanted).
+    Tcp,
+}
+
 /// A native participant's settings from outside the XML.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
@@ -53,6 +67,9 @@ pub struct Settings {
     /// After how long without a message from the partner waited for the wait fails, naming it
     /// (`None`, the default: it waits as long as the partner lives).
     pub stall_timeout: Option<Duration>,
+    /// Shared memory with partners on this machine, or TCP always. Both sides must want shared
+    /// memory for a connection to use it; the log says which transport each connection uses.
+    pub transport: Transport,
 }
 
 /// A question a waiting participant asks its program: `Some(reason)` ends the wait with an
@@ -91,13 +108,14 @@ impl Default for Settings {
             secret: None,
             stall_warning: Some(Duration::from_secs(60)),
             stall_timeout: None,
+            transport: Transport::Auto,
         }
     }
 }
 
 impl Settings {
     /// From [`RUN_ID_ENV`], [`HANDSHAKE_TIMEOUT_ENV`], [`SPIN_ENV`] and the secret of
-    /// [`RUN_SECRET_ENV`] or [`SECRET_FILE_ENV`], [`STALL_WARNING_ENV`] and [`STALL_TIMEOUT_ENV`],
+    /// [`RUN_SECRET_ENV`] or [`SECRET_FILE_ENV`], [`STALL_WARNING_ENV`], [`STALL_TIMEOUT_ENV`] and [`TRANSPORT_ENV`],
     /// each defaulted when unset; a value that is not valid is an error naming the variable (an invalid run identity is
     /// ignored with a warning, as a participant started by hand).
     pub fn from_env() -> Result<Settings> {
@@ -110,6 +128,7 @@ impl Settings {
             secret: secret_from(env_text(RUN_SECRET_ENV)?.as_deref(), std::env::var_os(SECRET_FILE_ENV).as_deref())?,
             stall_warning: seconds_or_off(STALL_WARNING_ENV, env_text(STALL_WARNING_ENV)?.as_deref(), Some(60.0))?,
             stall_timeout: seconds_or_off(STALL_TIMEOUT_ENV, env_text(STALL_TIMEOUT_ENV)?.as_deref(), None)?,
+            transport: transport_from(env_text(TRANSPORT_ENV)?.as_deref())?,
         })
     }
 }
@@ -129,6 +148,18 @@ fn secret_from(hex: Option<&str>, file: Option<&std::ffi::OsStr>) -> Result<Opti
             .map(Some)
             .map_err(|e| CouplingError::config(format!("{SECRET_FILE_ENV}: {e}"))),
         None => Ok(None),
+    }
+}
+
+/// The transport of [`TRANSPORT_ENV`] (unset or empty: `auto`).
+fn transport_from(text: Option<&str>) -> Result<Transport> {
+    match text.map(|t| t.trim().to_ascii_lowercase()).as_deref() {
+        None | Some("") | Some("auto") => Ok(Transport::Auto),
+        Some("tcp") => Ok(Transport::Tcp),
+        Some(other) => Err(CouplingError::config(format!(
+            "{TRANSPORT_ENV}={other:?} is not a transport: give `tcp` to exchange over TCP even with partners on \
+             this machine, `auto` (or unset it) for shared memory with them"
+        ))),
     }
 }
 
@@ -247,6 +278,16 @@ mod tests {
             let e = seconds_or_off(STALL_TIMEOUT_ENV, Some(bad), None).expect_err(bad).message;
             assert!(e.contains("TIDELINK_STALL_TIMEOUT") && e.contains("seconds"), "{e}");
         }
+    }
+
+    #[test]
+    fn the_transport_is_auto_or_tcp() {
+        assert_eq!(transport_from(None).unwrap(), Transport::Auto);
+        assert_eq!(transport_from(Some(" ")).unwrap(), Transport::Auto);
+        assert_eq!(transport_from(Some("auto")).unwrap(), Transport::Auto);
+        assert_eq!(transport_from(Some(" TCP\n")).unwrap(), Transport::Tcp);
+        let e = transport_from(Some("shm2")).unwrap_err().message;
+        assert!(e.contains(TRANSPORT_ENV) && e.contains("`tcp`"), "{e}");
     }
 
     #[test]

@@ -2,11 +2,17 @@
 //! non-blocking mode; received bytes collect in a buffer from which whole frames are cut.
 //! Reading on the caller's thread (instead of a reader thread handing frames over a
 //! channel) saves two thread wake-ups per window, which dominate a window's cost.
+//!
+//! With a partner on the same machine the bytes travel through a shared segment instead
+//! (`shm`); the socket then carries nothing and only its end matters: the partner closed it
+//! or died. The buffer, the frames and their limits are the same for both transports.
 
+use super::shm::{ShmLink, Woke};
 use super::wire::{self, Frame};
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
-use std::time::Duration;
+use std::os::fd::AsFd;
+use std::time::{Duration, Instant};
 
 /// Free space kept at the end of the buffer for one read.
 const CHUNK: usize = 16 * 1024;
@@ -27,6 +33,8 @@ pub(super) enum Fill {
 pub(super) struct Conn {
     pub name: String,
     stream: TcpStream,
+    /// The shared segment, when the partner is on this machine; `stream` is then the lifeline.
+    shm: Option<ShmLink>,
     buf: Vec<u8>,
     /// Unconsumed bytes are `buf[start..filled]`.
     start: usize,
@@ -38,9 +46,42 @@ pub(super) struct Conn {
 }
 
 impl Conn {
-    pub fn new(name: String, stream: TcpStream) -> io::Result<Conn> {
+    pub fn new(name: String, stream: TcpStream, shm: Option<ShmLink>) -> io::Result<Conn> {
         stream.set_nonblocking(true)?;
-        Ok(Conn { name, stream, buf: vec![0; 2 * CHUNK], start: 0, filled: 0, closed: None, said_bye: false })
+        Ok(Conn { name, stream, shm, buf: vec![0; 2 * CHUNK], start: 0, filled: 0, closed: None, said_bye: false })
+    }
+
+    /// With shared memory: whether the lifeline has ended (`Some` with the reason, `None` for a
+    /// clean close inside). Any byte on it is an error too: after the switch it carries nothing.
+    fn lifeline_end(&self) -> Option<Option<String>> {
+        let mut one = [0u8; 1];
+        match (&self.stream).read(&mut one) {
+            Ok(0) => Some(None),
+            Ok(_) => Some(Some("it sent bytes on the connection that carries none once shared memory is used".into())),
+            Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted) => None,
+            Err(e) => Some(Some(e.to_string())),
+        }
+    }
+
+    /// One copy out of the shared ring into the buffer (after `make_room`).
+    fn read_shm(&mut self) -> Fill {
+        let Some(link) = &self.shm else { return Fill::Empty };
+        match link.read(&mut self.buf[self.filled..]) {
+            Ok(0) => Fill::Empty,
+            Ok(n) => {
+                let short = n < self.buf.len() - self.filled;
+                self.filled += n;
+                if short {
+                    Fill::Drained
+                } else {
+                    Fill::Data
+                }
+            }
+            Err(e) => {
+                self.closed = Some(Some(e.to_string()));
+                Fill::Closed
+            }
+        }
     }
 
     fn make_room(&mut self) {
@@ -67,6 +108,21 @@ impl Conn {
             return Fill::Closed;
         }
         self.make_room();
+        if self.shm.is_some() {
+            let got = self.read_shm();
+            if got != Fill::Empty {
+                return got;
+            }
+            // Empty: is the partner still there? Whatever it wrote before its end was
+            // closed is in the ring by now, so look once more before calling it closed.
+            let Some(end) = self.lifeline_end() else { return Fill::Empty };
+            let got = self.read_shm();
+            if got == Fill::Empty {
+                self.closed = Some(end);
+                return Fill::Closed;
+            }
+            return got;
+        }
         loop {
             match self.stream.read(&mut self.buf[self.filled..]) {
                 Ok(0) => {
@@ -109,6 +165,16 @@ impl Conn {
         if self.closed.is_some() {
             return Fill::Closed;
         }
+        if let Some(link) = &self.shm {
+            // Whatever woke it (data, the lifeline's end, the time), `fill` says what there is.
+            return match link.wait(timeout, self.stream.as_fd()) {
+                Ok(Woke::Data | Woke::Lifeline | Woke::Timeout) => self.fill(),
+                Err(e) => {
+                    self.closed = Some(Some(e.to_string()));
+                    Fill::Closed
+                }
+            };
+        }
         if self.stream.set_nonblocking(false).is_err() || self.stream.set_read_timeout(Some(timeout)).is_err() {
             std::thread::sleep(Duration::from_millis(1));
             return self.fill();
@@ -133,8 +199,18 @@ impl Conn {
         }
     }
 
-    /// One non-blocking write; `Ok(0)` when the kernel buffer is full.
+    /// One non-blocking write; `Ok(0)` when the kernel buffer (or the shared ring) is full.
     pub fn write_some(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if let Some(link) = &self.shm {
+            let n = link.write(bytes)?;
+            if n == 0 {
+                if let Some(end) = self.lifeline_end() {
+                    let why = end.unwrap_or_else(|| "connection closed".into());
+                    return Err(io::Error::new(io::ErrorKind::BrokenPipe, why));
+                }
+            }
+            return Ok(n);
+        }
         loop {
             match self.stream.write(bytes) {
                 Ok(0) => return Err(io::Error::new(io::ErrorKind::WriteZero, "connection closed")),
@@ -148,6 +224,18 @@ impl Conn {
 
     /// Best-effort blocking write of a last message (abort or goodbye).
     pub fn write_last(&mut self, bytes: &[u8]) {
+        if self.shm.is_some() {
+            let until = Instant::now() + Duration::from_secs(1);
+            let mut off = 0;
+            while off < bytes.len() && Instant::now() < until {
+                match self.write_some(&bytes[off..]) {
+                    Ok(0) => std::thread::sleep(Duration::from_micros(50)),
+                    Ok(n) => off += n,
+                    Err(_) => return,
+                }
+            }
+            return;
+        }
         let _ = self.stream.set_nonblocking(false);
         let _ = self.stream.set_write_timeout(Some(Duration::from_secs(1)));
         let _ = self.stream.write_all(bytes);

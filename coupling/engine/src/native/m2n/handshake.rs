@@ -5,6 +5,7 @@
 //! listener  → requester  Hello (…, nonce_l)
 //! requester → listener   Proof (HMAC of both hellos, requester's label)
 //! listener  → requester  Proof (listener's label), or Abort with the reason it refused
+//! then the choice of transport, shared memory or TCP (`transport.rs`)
 //! ```
 //!
 //! Before a side has proven itself, every frame it sends is limited to
@@ -13,6 +14,7 @@
 
 use super::auth::{random_bytes, Role, Secret, SECRET_LEN};
 use super::rendezvous::describe_run;
+use super::transport::Chosen;
 use super::wire::{self, Frame};
 use super::VERSION;
 use crate::CouplingError;
@@ -45,6 +47,8 @@ pub(super) struct Ctx {
     /// The run's secret (`None` only before a requester has read its partner's key: then no
     /// handshake is started).
     pub secret: Option<Secret>,
+    /// Whether this side wants shared memory with a partner on the same machine (`transport.rs`).
+    pub shm: bool,
 }
 
 impl Ctx {
@@ -132,8 +136,9 @@ fn write(mut s: &TcpStream, f: &Frame, deadline: Instant) -> io::Result<()> {
 /// What became of one connection to a listener.
 #[derive(Debug)]
 pub(super) enum Incoming {
-    /// The partner, authenticated and agreeing on version, run and configuration.
-    Partner(TcpStream),
+    /// The partner, authenticated and agreeing on version, run and configuration, with the
+    /// transport chosen with it.
+    Partner(TcpStream, Chosen),
     /// Not the partner (the reason, for the warning); the listener keeps waiting.
     Refused(String),
     /// Closed before sending anything (another participant's liveness probe, a port scan).
@@ -207,20 +212,27 @@ pub(super) fn listener_side(s: TcpStream, ctx: &Ctx, deadline: Instant) -> Incom
     }
     let Ok(key) = ctx.key() else { unreachable!("verified above") };
     let mine = key.prove(Role::Listener, &theirs.encode(), &ours.encode());
-    match write(&s, &Frame::Proof { mac: mine }, deadline) {
-        Ok(()) => Incoming::Partner(s),
-        Err(e) => Incoming::Refused(format!("{}: sending our proof failed ({e})", claims(&theirs))),
+    if let Err(e) = write(&s, &Frame::Proof { mac: mine }, deadline) {
+        return Incoming::Refused(format!("{}: sending our proof failed ({e})", claims(&theirs)));
+    }
+    match super::transport::listener_side(&s, ctx, deadline) {
+        Ok(chosen) => Incoming::Partner(s, chosen),
+        Err(e) => Incoming::Failed(CouplingError::partner(format!(
+            "participant \"{}\": \"{}\" proved itself but then {e} (look at its output)",
+            ctx.me, ctx.partner
+        ))),
     }
 }
 
 /// The requester's side on a connection to the address its partner published, finished before
-/// `deadline` (or when `cancel` says so). Errors name the partner and what to look at.
+/// `deadline` (or when `cancel` says so), with the transport chosen. Errors name the partner
+/// and what to look at.
 pub(super) fn requester_side(
     s: &TcpStream,
     ctx: &Ctx,
     deadline: Instant,
     cancel: &dyn Fn() -> bool,
-) -> crate::Result<()> {
+) -> crate::Result<Chosen> {
     let (me, partner) = (&ctx.me, &ctx.partner);
     let ours = ctx.hello().map_err(|e| CouplingError::io(e.to_string()))?;
     write(s, &ours, deadline).map_err(|e| CouplingError::io(format!("cannot greet \"{partner}\": {e}")))?;
@@ -286,7 +298,13 @@ pub(super) fn requester_side(
             )))
         }
     }
-    check_hello(ctx, participant, &theirs)
+    check_hello(ctx, participant, &theirs)?;
+    super::transport::requester_side(s, ctx, deadline, cancel).map_err(|e| {
+        CouplingError::partner(format!(
+            "participant \"{me}\": \"{partner}\" proved itself but then the choice of transport failed ({e}); look \
+             at its output"
+        ))
+    })
 }
 
 fn version_error(me: &str, participant: &str, version: &str) -> CouplingError {

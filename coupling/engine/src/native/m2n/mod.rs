@@ -1,5 +1,7 @@
 //! Communication between participants (preCICE's `m2n`): one TCP connection per pair
-//! of participants that share a scheme or a mesh, set up through rendezvous files.
+//! of participants that share a scheme or a mesh, set up through rendezvous files. Partners
+//! on the same machine then exchange through shared memory (`shm`, chosen in `transport`),
+//! keeping the TCP connection as the lifeline.
 //!
 //! Connections are read by the participant's own thread. A wait on one partner polls
 //! its socket briefly, then blocks in short slices and looks at every other partner
@@ -12,7 +14,9 @@ mod conn;
 mod handshake;
 pub mod keyfile;
 pub mod rendezvous;
+pub mod shm;
 mod stall;
+mod transport;
 pub mod wire;
 
 use rendezvous::{describe_run, Lookup, Owner};
@@ -21,7 +25,7 @@ use wire::Frame;
 use conn::{Conn, Fill};
 use stall::{StallSettings, StallWatch};
 
-use super::settings::{Interrupt, Settings, RUN_ID_ENV};
+use super::settings::{Interrupt, Settings, Transport, RUN_ID_ENV, TRANSPORT_ENV};
 use crate::{CouplingError, Result};
 use auth::Secret;
 use std::collections::VecDeque;
@@ -31,6 +35,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 use tidelink_precice_config::PreciceConfig;
+use transport::Chosen;
 
 /// Version string exchanged in the hello frame.
 pub const VERSION: &str = concat!("tidelink-native-", env!("CARGO_PKG_VERSION"));
@@ -182,7 +187,7 @@ fn listen(
     deadline: Instant,
     timeout: Duration,
     stop: &AtomicBool,
-) -> Result<TcpStream> {
+) -> Result<(TcpStream, Chosen)> {
     let me = ctx.me.as_str();
     let (tx, rx) = mpsc::channel();
     let mut pending = 0usize;
@@ -214,8 +219,8 @@ fn listen(
         while let Ok((peer, incoming)) = rx.try_recv() {
             pending -= 1;
             match incoming {
-                handshake::Incoming::Partner(s) => {
-                    done = Some(Ok(s));
+                handshake::Incoming::Partner(s, chosen) => {
+                    done = Some(Ok((s, chosen)));
                     break;
                 }
                 handshake::Incoming::Refused(why) => {
@@ -256,7 +261,7 @@ fn request(
     deadline: Instant,
     timeout: Duration,
     stop: &AtomicBool,
-) -> Result<TcpStream> {
+) -> Result<(TcpStream, Chosen)> {
     let (me, run) = (ctx.me.as_str(), ctx.run.as_deref());
     log::info!("{me}: looking for \"{}\" at {}", ep.partner, abs(&ep.file));
     let mut other = None;
@@ -275,14 +280,9 @@ fn request(
                 } else if let Ok(s) = TcpStream::connect_timeout(&addr, Duration::from_millis(500)) {
                     tune(&s);
                     let ctx = handshake::Ctx { secret: ctx.secret.clone().or(key), ..ctx.clone() };
-                    handshake::requester_side(&s, &ctx, deadline, &|| stop.load(Ordering::Relaxed)).map_err(|e| {
-                        if stop.load(Ordering::Relaxed) {
-                            cancelled(me)
-                        } else {
-                            e
-                        }
-                    })?;
-                    return Ok(s);
+                    let chosen = handshake::requester_side(&s, &ctx, deadline, &|| stop.load(Ordering::Relaxed))
+                        .map_err(|e| if stop.load(Ordering::Relaxed) { cancelled(me) } else { e })?;
+                    return Ok((s, chosen));
                 }
             }
             Lookup::Other(owner) => {
@@ -314,6 +314,22 @@ fn request(
     }
 }
 
+/// The info line saying which transport a connection uses, and why TCP where it is.
+fn log_transport(me: &str, partner: &str, s: &TcpStream, chosen: &Chosen) {
+    if chosen.shm.is_some() {
+        log::info!(
+            "{me}: exchanging with \"{partner}\" through shared memory (same machine; the TCP connection stays open \
+             as the lifeline; {TRANSPORT_ENV}=tcp forces TCP)"
+        );
+    } else {
+        let ends = match (s.local_addr(), s.peer_addr()) {
+            (Ok(l), Ok(p)) => format!(" {l} -> {p}"),
+            _ => String::new(),
+        };
+        log::info!("{me}: exchanging with \"{partner}\" over TCP{ends} ({})", chosen.why);
+    }
+}
+
 impl M2n {
     /// Connects to every partner of `me` in `run` (the launcher's run identity; `None` when
     /// started by hand): publish all listeners, then run every endpoint's handshake in its own
@@ -338,6 +354,7 @@ impl M2n {
             hash: cfg.hash.clone(),
             run: run.map(str::to_string),
             secret,
+            shm: settings.transport == Transport::Auto,
         };
         let mut listeners = Vec::new();
         for (i, ep) in eps.iter().enumerate().filter(|(_, e)| e.listen) {
@@ -357,7 +374,7 @@ impl M2n {
             listeners.push((i, l, hold, Arc::new(ctx(ep, settings.secret.clone().or(key)))));
         }
         let stop = AtomicBool::new(false);
-        let mut streams: Vec<Option<TcpStream>> = eps.iter().map(|_| None).collect();
+        let mut streams: Vec<Option<(TcpStream, Chosen)>> = eps.iter().map(|_| None).collect();
         let mut failure = None;
         std::thread::scope(|scope| {
             let (tx, rx) = mpsc::channel();
@@ -408,9 +425,11 @@ impl M2n {
                     ep.partner
                 ))
             })?;
+            let (s, chosen) = s;
             let _ = s.set_read_timeout(None);
             let _ = s.set_write_timeout(None);
-            partners.push(Conn::new(ep.partner.clone(), s).map_err(|e| CouplingError::io(e.to_string()))?);
+            log_transport(me, &ep.partner, &s, &chosen);
+            partners.push(Conn::new(ep.partner.clone(), s, chosen.shm).map_err(|e| CouplingError::io(e.to_string()))?);
         }
         let stash = partners.iter().map(|_| VecDeque::new()).collect();
         Ok(M2n {

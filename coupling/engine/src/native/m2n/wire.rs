@@ -6,8 +6,9 @@ use std::io::{self, Write};
 
 /// Protocol version carried in the hello frame (3: the hello carries the run identity;
 /// 4: meshes carry their elements; 5: data items may carry gradients; 6: the hello carries a
-/// nonce and partners prove they hold the run's secret with `Proof` frames).
-pub const PROTOCOL: u32 = 6;
+/// nonce and partners prove they hold the run's secret with `Proof` frames; 7: `Transport`
+/// frames choose shared memory or TCP after the proofs).
+pub const PROTOCOL: u32 = 7;
 
 /// One message between two participants.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,6 +20,11 @@ pub enum Frame {
     /// HMAC-SHA256 under the run's secret over both hellos (`auth::Secret::prove`): the sender
     /// belongs to the run.
     Proof { mac: Vec<u8> },
+    /// After the proofs, the choice of transport (`transport.rs`): the requester's offer, the
+    /// listener's answer, the requester's final word. `host` identifies the machine (its boot
+    /// id), `pid` the sender's process; `detail` is the listener's socket name when it offers
+    /// shared memory, otherwise the reason it does not.
+    Transport { shm: bool, host: String, pid: u32, detail: String },
     /// A provided mesh's vertex coordinates and the elements its receiver needs, sent to the
     /// participant that receives it.
     Mesh { name: String, coords: Vec<f64>, connectivity: Connectivity },
@@ -78,6 +84,7 @@ const DATA: u8 = 3;
 const ABORT: u8 = 4;
 const BYE: u8 = 5;
 const PROOF: u8 = 6;
+const TRANSPORT: u8 = 7;
 
 /// Largest frame accepted (1 GiB) so a corrupt length cannot exhaust memory.
 const MAX_FRAME: usize = 1 << 30;
@@ -181,6 +188,13 @@ impl Frame {
                 e.u8(PROOF);
                 e.bytes(mac);
             }
+            Frame::Transport { shm, host, pid, detail } => {
+                e.u8(TRANSPORT);
+                e.u8(u8::from(*shm));
+                e.str(host);
+                e.u32(*pid);
+                e.str(detail);
+            }
             Frame::Mesh { name, coords, connectivity } => {
                 e.u8(MESH);
                 e.str(name);
@@ -281,6 +295,7 @@ impl Frame {
             ABORT => Frame::Abort { message: d.str()? },
             BYE => Frame::Bye,
             PROOF => Frame::Proof { mac: d.bytes()? },
+            TRANSPORT => Frame::Transport { shm: d.u8()? == 1, host: d.str()?, pid: d.u32()?, detail: d.str()? },
             t => return Err(io::Error::new(io::ErrorKind::InvalidData, format!("unknown frame type {t}"))),
         };
         Ok(frame)
@@ -343,6 +358,7 @@ mod tests {
                 nonce: vec![7; 32],
             },
             Frame::Proof { mac: vec![1, 2, 3] },
+            Frame::Transport { shm: true, host: "boot".into(), pid: 42, detail: "tidelink-m2n-ab".into() },
             Frame::Mesh { name: "M".into(), coords: vec![0.0, 1.0, 2.5], connectivity: Connectivity::default() },
             Frame::Mesh {
                 name: "T".into(),

@@ -138,6 +138,12 @@ impl NativeParticipant {
         self.settings.handshake_timeout = timeout;
     }
 
+    /// Shared memory with partners on this machine or TCP always (default:
+    /// [`Settings::transport`]); call before `initialize`.
+    pub fn set_transport(&mut self, transport: super::settings::Transport) {
+        self.settings.transport = transport;
+    }
+
     /// After how long without a message from a partner a wait fails naming it (default:
     /// [`Settings::stall_timeout`]); call before `initialize`.
     pub fn set_stall_timeout(&mut self, timeout: Option<Duration>) {

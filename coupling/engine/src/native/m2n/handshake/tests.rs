@@ -14,6 +14,7 @@ fn ctx(me: &str, partner: &str, secret: &Secret) -> Ctx {
         hash: "h".into(),
         run: Some("r".into()),
         secret: Some(secret.clone()),
+        shm: true,
     }
 }
 
@@ -35,7 +36,7 @@ fn partners_holding_the_secret_pair() {
     let lc = ctx("L", "R", &secret);
     let listener = std::thread::spawn(move || listener_side(a, &lc, soon()));
     requester_side(&b, &ctx("R", "L", &secret), soon(), &|| false).expect("the partner");
-    assert!(matches!(listener.join().unwrap(), Incoming::Partner(_)));
+    assert!(matches!(listener.join().unwrap(), Incoming::Partner(..)));
 }
 
 #[test]
@@ -97,7 +98,10 @@ fn a_replayed_proof_is_refused() {
     let Some(theirs @ Frame::Hello { .. }) = wire::read_frame(&mut w).unwrap() else { panic!() };
     let proof = Frame::Proof { mac: secret.prove(Role::Requester, &hello.encode(), &theirs.encode()) };
     wire::write_frame(&mut w, &proof).unwrap();
-    assert!(matches!(listener.join().unwrap(), Incoming::Partner(_)));
+    // After the proofs, the choice of transport: this requester keeps TCP.
+    let tcp = Frame::Transport { shm: false, host: String::new(), pid: 0, detail: String::new() };
+    wire::write_frame(&mut w, &tcp).unwrap();
+    assert!(matches!(listener.join().unwrap(), Incoming::Partner(..)));
     // Replay both frames to a fresh listener.
     let (a, b) = pair();
     let lc = ctx("L", "R", &secret);
@@ -193,4 +197,75 @@ fn an_authenticated_partner_with_another_configuration_is_an_error() {
         Incoming::Failed(e) => assert!(e.message.contains("Hashes differ"), "{e}"),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn partners_on_one_machine_exchange_through_shared_memory() {
+    let secret = Secret::random().unwrap();
+    let (a, b) = pair();
+    let lc = ctx("L", "R", &secret);
+    let listener = std::thread::spawn(move || listener_side(a, &lc, soon()));
+    let r = requester_side(&b, &ctx("R", "L", &secret), soon(), &|| false).expect("the partner");
+    let Incoming::Partner(_, l) = listener.join().unwrap() else { panic!("not paired") };
+    let (r, l) = (r.shm.expect("the requester's end"), l.shm.expect("the listener's end"));
+    assert_eq!(r.write(b"to L").unwrap(), 4);
+    assert_eq!(l.write(b"to R!").unwrap(), 5);
+    let (mut at_l, mut at_r) = ([0u8; 8], [0u8; 8]);
+    assert_eq!(l.read(&mut at_l).unwrap(), 4);
+    assert_eq!(r.read(&mut at_r).unwrap(), 5);
+    assert_eq!((&at_l[..4], &at_r[..5]), (&b"to L"[..], &b"to R!"[..]));
+}
+
+#[test]
+fn one_side_forcing_tcp_keeps_the_pair_on_tcp_and_says_why() {
+    for (l_shm, r_shm) in [(true, false), (false, true)] {
+        let secret = Secret::random().unwrap();
+        let (a, b) = pair();
+        let lc = Ctx { shm: l_shm, ..ctx("L", "R", &secret) };
+        let listener = std::thread::spawn(move || listener_side(a, &lc, soon()));
+        let r = requester_side(&b, &Ctx { shm: r_shm, ..ctx("R", "L", &secret) }, soon(), &|| false).unwrap();
+        let Incoming::Partner(_, l) = listener.join().unwrap() else { panic!("not paired") };
+        assert!(r.shm.is_none() && l.shm.is_none(), "listener {l_shm}, requester {r_shm}");
+        for why in [&r.why, &l.why] {
+            assert!(why.contains("TIDELINK_TRANSPORT=tcp"), "{why}");
+        }
+    }
+}
+
+/// The listener hands the segment only to the process the authenticated requester said it is
+/// (the kernel's word on who connected to the local socket): here the requester announces
+/// another process, so its own connection to the socket (a stranger's, for the listener) gets
+/// nothing, and the pair stays on TCP. A stranger that finds the socket's name in
+/// /proc/net/unix is in the same place.
+#[test]
+fn a_process_other_than_the_authenticated_requester_cannot_attach() {
+    use std::os::linux::net::SocketAddrExt;
+    let (a, mut b) = pair();
+    let lc = ctx("L", "R", &Secret::random().unwrap());
+    let listener = std::thread::spawn(move || super::super::transport::listener_side(&a, &lc, soon()));
+    let host = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").unwrap().trim().to_string();
+    let other_pid = std::process::id() + 1;
+    wire::write_frame(
+        &mut b,
+        &Frame::Transport { shm: true, host: host.clone(), pid: other_pid, detail: String::new() },
+    )
+    .unwrap();
+    let Some(Frame::Transport { shm: true, detail: name, .. }) =
+        read_frame_by(&b, soon(), MAX_HANDSHAKE_FRAME, &|| false).unwrap()
+    else {
+        panic!("no offer")
+    };
+    let addr = std::os::unix::net::SocketAddr::from_abstract_name(name.as_bytes()).unwrap();
+    let c = std::os::unix::net::UnixStream::connect_addr(&addr).unwrap();
+    c.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
+    let e = super::super::shm::accept(&c).expect_err("a process other than the one announced gets no segment");
+    assert!(
+        matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::UnexpectedEof | io::ErrorKind::InvalidData),
+        "{e}"
+    );
+    let why = "no segment came".to_string();
+    wire::write_frame(&mut b, &Frame::Transport { shm: false, host, pid: other_pid, detail: why.clone() }).unwrap();
+    let chosen = listener.join().unwrap().expect("the listener goes on over TCP");
+    assert!(chosen.shm.is_none());
+    assert_eq!(chosen.why, why);
 }

@@ -1,25 +1,31 @@
 //! Sets `cfg(tidelink_shared)` when the reference data folder ../shared is there (or
 //! TIDELINK_REQUIRE_SHARED=1), so the tests that need it run, else show as ignored (docs/testing.md);
-//! and `cfg(tidelink_octave)` when `octave-cli` with its instrument-control package is on PATH (or
-//! TIDELINK_REQUIRE_OCTAVE=1), for the test of the MATLAB module helper under Octave.
+//! `cfg(tidelink_octave)` when `octave-cli` with its instrument-control package is on PATH (or
+//! TIDELINK_REQUIRE_OCTAVE=1), for the test of the MATLAB module helper under Octave; and
+//! `cfg(tidelink_second_uid)` when the tests can run a process as another user (built as root with
+//! `setpriv` on PATH, or TIDELINK_REQUIRE_SECOND_UID=1): tests/strangers.rs.
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 fn main() {
     tidelink_shared_data::build_script();
     octave();
+    second_uid();
+}
+
+/// Whether the environment variable `name` says yes.
+fn required(name: &str) -> bool {
+    println!("cargo::rerun-if-env-changed={name}");
+    std::env::var(name).is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
 }
 
 /// `cfg(tidelink_octave)`: reruns when the folder holding `octave-cli` changes; an Octave
 /// installed after a build into a folder not watched is noticed after `touch build.rs`.
 fn octave() {
     println!("cargo::rustc-check-cfg=cfg(tidelink_octave)");
-    println!("cargo::rerun-if-env-changed=TIDELINK_REQUIRE_OCTAVE");
     if let Some(dir) = on_path("octave-cli") {
         println!("cargo::rerun-if-changed={}", dir.display());
     }
-    let required = std::env::var("TIDELINK_REQUIRE_OCTAVE")
-        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"));
     let usable = || {
         Command::new("octave-cli")
             .args(["--no-gui", "--quiet", "--no-history", "--eval", "pkg load instrument-control"])
@@ -28,9 +34,24 @@ fn octave() {
             .status()
             .is_ok_and(|s| s.success())
     };
-    if required || usable() {
+    if required("TIDELINK_REQUIRE_OCTAVE") || usable() {
         println!("cargo::rustc-cfg=tidelink_octave");
     }
+}
+
+/// `cfg(tidelink_second_uid)`: built as root with `setpriv` on PATH.
+fn second_uid() {
+    println!("cargo::rustc-check-cfg=cfg(tidelink_second_uid)");
+    if required("TIDELINK_REQUIRE_SECOND_UID") || (effective_uid() == Some(0) && on_path("setpriv").is_some()) {
+        println!("cargo::rustc-cfg=tidelink_second_uid");
+    }
+}
+
+/// The effective user id of the build, from /proc (Linux); `None` elsewhere.
+fn effective_uid() -> Option<u32> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find_map(|l| l.strip_prefix("Uid:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// The PATH folder holding `program`.

@@ -20,6 +20,8 @@ use tidelink_adapter_core::launcher::{LAUNCHED_ENV, RUN_ID_ENV};
 pub struct Running {
     pub name: String,
     pub child: Child,
+    /// Kills the participant's process group if the launcher dies (`lifeline`).
+    pub _guard: Option<Child>,
 }
 
 /// The command line `run` uses for `p` (paths in it are relative to its working directory).
@@ -94,7 +96,8 @@ pub fn start(
     if let Some(err) = child.stderr.take() {
         output::forward(who, Stream::Err, err, tx.clone());
     }
-    Ok(Running { name: p.name.clone(), child })
+    let guard = lifeline.guard(&child);
+    Ok(Running { name: p.name.clone(), child, _guard: guard })
 }
 
 #[cfg(test)]

@@ -10,12 +10,18 @@
 //! - on Linux, `PR_SET_PDEATHSIG` = SIGKILL, for any program (also one that does not watch the
 //!   lifeline). It is checked against the race where the launcher died before it was set.
 //!   The kernel sends it when the launcher's *thread* that started the participant ends, so
-//!   participants are started from the main thread only.
+//!   participants are started from the main thread only. It reaches the participant only,
+//!   not what a wrapper started below it;
+//! - a guardian per participant ([`Lifeline::guard`]): a tiny `/bin/sh` in the participant's
+//!   process group that reads the lifeline and, when it closes, sends SIGKILL to its whole group:
+//!   a program behind a wrapper (`sh -c '… python3 solver.py; …'`) that does not watch the
+//!   lifeline dies too. While it lives, the group's number cannot go to another group, so the
+//!   launcher's signals to the group never reach a stranger.
 
 use std::io::{self, PipeReader, PipeWriter};
 use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 use std::os::unix::process::CommandExt;
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
 use tidelink_adapter_core::launcher::LIFELINE_ENV;
 
 /// The launcher's end of the lifeline: dropping it (or the launcher's death) tells every
@@ -46,6 +52,33 @@ impl Lifeline {
         unsafe {
             cmd.pre_exec(move || in_child(fd, launcher));
         }
+    }
+}
+
+/// What a guardian runs: ignore the launcher's orderly signals to the group (SIGKILL follows
+/// them), wait for the lifeline to close, then kill the group, itself included.
+const GUARDIAN: &str = "trap '' TERM INT HUP ; read _ ; kill -KILL 0";
+
+impl Lifeline {
+    /// Starts the guardian of `participant`'s process group (see above); `None`, with a
+    /// warning, when it cannot be started (the participant itself still dies with the launcher).
+    /// The guardian is reaped when the launcher exits.
+    pub fn guard(&self, participant: &Child) -> Option<Child> {
+        let pgid = participant.id() as i32;
+        let spawn = || -> io::Result<Child> {
+            let mut cmd = Command::new("/bin/sh");
+            cmd.args(["-c", GUARDIAN]).stdin(Stdio::from(self.read.try_clone()?));
+            cmd.stdout(Stdio::null()).stderr(Stdio::null()).process_group(pgid);
+            cmd.spawn()
+        };
+        spawn()
+            .inspect_err(|e| {
+                log::warn!(
+                    "cannot start the guardian of participant process {pgid} ({e}): if `tidelink run` is killed, what a \
+                     wrapper started may outlive it"
+                )
+            })
+            .ok()
     }
 }
 

@@ -90,22 +90,36 @@ fn gone_within_2_s(procs: &[Proc]) -> (Vec<Proc>, Duration) {
     }
 }
 
-/// Starts a long sphere_drop run (participants wrapped in `sh -c` when `wrapped`), waits until
-/// both participants are coupled, sends `signal` to the launcher and asserts that every process
-/// it started is gone within 2 s. Returns the case folder (for a run after it) and the log.
-fn kill_the_launcher(signal: Signal, wrapped: bool) -> (tempfile::TempDir, String) {
+/// How the participants are started.
+#[derive(Clone, Copy, PartialEq)]
+enum Wrap {
+    /// Directly.
+    No,
+    /// Behind `sh -c` (which stays their parent).
+    Shell,
+    /// Behind `sh -c`, and without the lifeline's variable: like a program that does not watch
+    /// the lifeline, only its group's guardian can end it when the launcher is killed.
+    ShellBlind,
+}
+
+/// Starts a long sphere_drop run (participants wrapped as `wrap` says), waits until both
+/// participants are coupled, sends `signal` to the launcher and asserts that every process it
+/// started (the participants, their wrappers, their groups' guardians) is gone within 2 s.
+/// Returns the case folder (for a run after it) and the log.
+fn kill_the_launcher(signal: Signal, wrap: Wrap) -> (tempfile::TempDir, String) {
     let bin = programs();
     let dir = tempfile::tempdir().expect("case folder");
     let mut edits = Vec::new();
+    let wrapped = wrap != Wrap::No;
+    let blind = if wrap == Wrap::ShellBlind { "env -u TIDELINK_LIFELINE_FD " } else { "" };
+    let fluid = format!("command: [sh, -c, '{blind}tidelink-buoyancy \"$@\"; exit $?', sh]");
+    let solid = format!("command: [sh, -c, '{blind}tidelink-mbs \"$@\"; exit $?', sh]");
     if wrapped {
         // `sh` stays the parent: the Linux parent-death signal reaches it, not the participant
-        // below it, which must notice the launcher's death through the inherited lifeline.
-        edits.push((
-            "tidelink.yaml",
-            "command: tidelink-buoyancy",
-            "command: [sh, -c, 'tidelink-buoyancy \"$@\"; exit $?', sh]",
-        ));
-        edits.push(("tidelink.yaml", "command: tidelink-mbs", "command: [sh, -c, 'tidelink-mbs \"$@\"; exit $?', sh]"));
+        // below it, which must notice the launcher's death through the inherited lifeline (or
+        // be killed by its group's guardian).
+        edits.push(("tidelink.yaml", "command: tidelink-buoyancy", fluid.as_str()));
+        edits.push(("tidelink.yaml", "command: tidelink-mbs", solid.as_str()));
     }
     sphere_drop(dir.path(), 100_000_000, &edits);
     let log = dir.path().join("run.log");
@@ -114,7 +128,8 @@ fn kill_the_launcher(signal: Signal, wrapped: bool) -> (tempfile::TempDir, Strin
     let procs = descendants(launcher.id());
     let participants = procs.iter().filter(|p| p.name.starts_with("tidelink-")).count();
     assert_eq!(participants, 2, "{procs:?}");
-    assert_eq!(procs.len(), if wrapped { 4 } else { 2 }, "{procs:?}");
+    // Each participant's group has its guardian (src/lifeline.rs), a `sh`.
+    assert_eq!(procs.len(), if wrapped { 6 } else { 4 }, "{procs:?}");
 
     kill(Pid::from_raw(launcher.id() as i32), signal).expect("signal the launcher");
     let (left, took) = gone_within_2_s(&procs);
@@ -122,7 +137,11 @@ fn kill_the_launcher(signal: Signal, wrapped: bool) -> (tempfile::TempDir, Strin
     let log_text = read(&log);
     println!(
         "{signal}{}: all {} processes gone {} ms after the signal",
-        if wrapped { " (sh wrappers)" } else { "" },
+        match wrap {
+            Wrap::No => "",
+            Wrap::Shell => " (sh wrappers)",
+            Wrap::ShellBlind => " (sh wrappers, no lifeline)",
+        },
         procs.len(),
         took.as_millis()
     );
@@ -138,20 +157,20 @@ fn kill_the_launcher(signal: Signal, wrapped: bool) -> (tempfile::TempDir, Strin
 
 #[test]
 fn participants_die_with_a_launcher_stopped_by_sigterm() {
-    kill_the_launcher(Signal::SIGTERM, false);
+    kill_the_launcher(Signal::SIGTERM, Wrap::No);
 }
 
 /// What a closed terminal sends.
 #[test]
 fn participants_die_with_a_launcher_stopped_by_sighup() {
-    kill_the_launcher(Signal::SIGHUP, false);
+    kill_the_launcher(Signal::SIGHUP, Wrap::No);
 }
 
 /// SIGKILL cannot be caught: the participants notice the launcher's death themselves. The
 /// launcher leaves its lock file behind, unlocked: the next run of the case is not refused.
 #[test]
 fn participants_die_with_a_launcher_killed_by_sigkill_and_the_case_runs_again() {
-    let (dir, _) = kill_the_launcher(Signal::SIGKILL, false);
+    let (dir, _) = kill_the_launcher(Signal::SIGKILL, Wrap::No);
     assert!(dir.path().join(".tidelink-run.lock").exists(), "SIGKILL leaves the lock file");
     let xml = dir.path().join("precice-config.xml");
     let text = std::fs::read_to_string(&xml).expect("xml");
@@ -167,7 +186,14 @@ fn participants_die_with_a_launcher_killed_by_sigkill_and_the_case_runs_again() 
 /// through the lifeline pipe.
 #[test]
 fn participants_behind_a_shell_die_with_a_launcher_killed_by_sigkill() {
-    kill_the_launcher(Signal::SIGKILL, true);
+    kill_the_launcher(Signal::SIGKILL, Wrap::Shell);
+}
+
+/// A program behind `sh -c` that does not watch the lifeline (here a participant that is not
+/// told of it) is killed by its group's guardian when the launcher is killed with SIGKILL.
+#[test]
+fn programs_behind_a_shell_that_ignore_the_lifeline_die_with_a_launcher_killed_by_sigkill() {
+    kill_the_launcher(Signal::SIGKILL, Wrap::ShellBlind);
 }
 
 /// The canonical path of the case folder in messages.

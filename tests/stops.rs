@@ -2,7 +2,8 @@
 //! `tidelink-mbs` (the bodies' CSV, `links.csv`, `bodies.h5`) holds whole rows up to the same last
 //! window; after SIGKILL of the participant they hold whole rows (the HDF5 file opens) at most one
 //! row apart; the participant that failed first is named, with its reason, and its partner says
-//! it stopped because of it; a module never outlives `tidelink-mbs` or the launcher; a check in
+//! it stopped because of it; `tidelink-flap` stops on SIGTERM as the others do; a module never outlives `tidelink-mbs` or the launcher, nor does
+//! what it started when it runs behind a wrapper; a check in
 //! progress stops at once on a signal; a partner that stops answering is named in a warning and,
 //! after the time-out, in the error that ends the run.
 //!
@@ -179,11 +180,11 @@ fn hdf5_lengths(path: &Path) -> (usize, usize) {
     (time.len(), link_time.len())
 }
 
-/// `output.format: HDF5`: after SIGTERM the file is complete (same rows in every group), after
-/// SIGKILL of `tidelink-mbs` it still opens and holds whole records.
+/// `output.format: HDF5`: after SIGTERM or SIGINT the file is complete (same rows in every
+/// group), after SIGKILL of `tidelink-mbs` it still opens and holds whole records.
 #[test]
-fn the_hdf5_file_is_valid_after_sigterm_and_after_sigkill() {
-    for signal in [Signal::SIGTERM, Signal::SIGKILL] {
+fn the_hdf5_file_is_valid_after_sigterm_sigint_and_sigkill() {
+    for signal in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGKILL] {
         let dir = case(&[("solid/participant.yaml", "format: CSV", "format: HDF5")]);
         let h5 = dir.path().join("solid/output/bodies.h5");
         let mut launcher = launch(dir.path(), &[]);
@@ -245,6 +246,112 @@ fn a_hung_module_dies_with_tidelink_mbs_and_with_the_launcher() {
         let _ = launcher.kill();
         let _ = launcher.wait();
     }
+}
+
+/// A module started through a wrapper that stays its parent (`sh -c '…; exit'`, so the shell
+/// does not exec the interpreter) and hung in an endless loop of user code: whether
+/// `tidelink-mbs` or the launcher above it is killed with SIGKILL, nothing of it is left, neither
+/// the wrapper, nor the interpreter below it (which the parent-death signal of the direct child
+/// does not reach), nor the guardian that kills them (pto/host/src/ties.rs).
+#[test]
+fn a_module_behind_a_wrapper_hung_in_a_loop_dies_with_tidelink_mbs_and_with_the_launcher() {
+    let faulty = Path::new(env!("CARGO_MANIFEST_DIR")).join("pto/host/tests/modules/faulty_module.py");
+    let module = format!(
+        "\n  external_ptos:\n    - link: damper\n      command: [sh, -c, 'python3 \"$0\" \"$@\"; exit $?', '{}']\n      \
+         timeout_ms: 100000000\n      config: {{fault: spin, at: 1}}\n",
+        faulty.display()
+    );
+    for victim in ["tidelink-mbs", "tidelink"] {
+        let dir = case(&[("solid/model.yaml", "      damping_coefficient: 1.0\n", &module)]);
+        let mut launcher = launch(dir.path(), &[]);
+        wait_until(GENEROUS, "the Solid is coupled", || {
+            log(dir.path()).contains("Solid: coupling initialized").then_some(())
+        });
+        let solid = process(dir.path(), launcher.id(), "tidelink-mbs");
+        let hung = process(dir.path(), solid.pid, "python3");
+        assert_ne!(hung.ppid, solid.pid, "the module runs behind its wrapper: {:?}", descendants(solid.pid));
+        let root = if victim == "tidelink" { launcher.id() } else { solid.pid };
+        let below = descendants(root);
+        assert!(below.len() >= 3, "the wrapper, the module and its guardian: {below:?}");
+        kill(Pid::from_raw(root as i32), Signal::SIGKILL).expect("kill");
+        wait_until(GENEROUS, &format!("nothing below {victim} is left after its SIGKILL"), || {
+            below.iter().all(|p| !running(p)).then_some(())
+        });
+        let _ = launcher.kill();
+        let _ = launcher.wait();
+    }
+}
+
+/// `tidelink-flap` (a participant program with a `main` of its own) stops on SIGTERM as every
+/// other one does: at a window boundary, with status 130 and the reason, its `flap.csv` whole
+/// and ending at the time it names (not "killed by signal 15", with whatever was on disk).
+#[test]
+fn tidelink_flap_stops_on_sigterm_at_a_window_with_its_output_whole() {
+    support::participant_programs(&[("tidelink-mbs", "tidelink-flap"), ("tidelink-buoyancy", "tidelink-stream")]);
+    let files =
+        ["tidelink.yaml", "precice-config.xml", "flap_points.txt", "fluid/participant.yaml", "fluid/stream_model.yaml"];
+    let long = [("precice-config.xml", "<max-time value=\"2.5\" />", "<max-time value=\"1000000\" />")];
+    let dir = support::case::shipped_with("flap", &files, &long);
+    let mut launcher = launch(dir.path(), &[]);
+    let csv = dir.path().join("solid-output/flap.csv");
+    wait_until(GENEROUS, "20 rows in flap.csv", || {
+        assert!(launcher.try_wait().expect("wait").is_none(), "the run ended early:\n{}", log(dir.path()));
+        (csv_rows(&csv).len() >= 20).then_some(())
+    });
+    let flap = process(dir.path(), launcher.id(), "tidelink-flap");
+    kill(Pid::from_raw(flap.pid as i32), Signal::SIGTERM).expect("signal the flap");
+    let status = exit_of(&mut launcher, dir.path());
+    let text = log(dir.path());
+    assert_eq!(status.code(), Some(1), "{text}");
+    assert!(text.contains("error: participant `Solid` exited with status 130"), "{text}");
+    assert!(text.contains("`Fluid` stopped because `Solid` failed"), "{text}");
+    let said = "\"Solid\" stopped by a signal (SIGINT, SIGTERM or SIGHUP)";
+    assert!(text.contains(said) || text.contains("\"Solid\": stopped by a signal"), "{text}");
+    let rows = tidelink_mbs::io::output::read(&csv).expect("flap.csv reads back whole");
+    assert!(rows.len() >= 20, "{} rows", rows.len());
+    // One row per 25 ms window (fps 40) from t = 0, none missing. The times are compensated
+    // sums of the window size printed with every digit: 1e-9 s absorbs only the rounding.
+    for (i, row) in rows.iter().enumerate() {
+        assert!((row.time - 0.025 * i as f64).abs() < 1e-9, "row {i} at t = {}", row.time);
+    }
+    // Stopped between two steps, it names the time: the last window written.
+    if let Some((_, at)) = text.split_once(&format!("{said} at t = ")) {
+        let number: String =
+            at.chars().take_while(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | '-' | '+')).collect();
+        let t: f64 = number.parse().unwrap_or_else(|e| panic!("{number:?}: {e}"));
+        let last = rows.last().expect("a row").time;
+        assert!((last - t).abs() < 1e-9, "the last row is at t = {last}, the flap stopped at t = {t}");
+    }
+}
+
+/// With `backend: precice` (only with the feature; libprecice 3.4): `Fluid` stopped with
+/// SIGSTOP, so that `Solid` ends up waiting inside libprecice, which no signal interrupts.
+/// SIGTERM to `Solid` still ends it with 130 and a reason (at a window boundary, or by the
+/// watchdog of adapter-core's `signals` while it waits), not "killed by signal 15"; its CSV
+/// rows are whole.
+#[cfg(feature = "precice")]
+#[test]
+fn on_libprecice_a_participant_waiting_for_a_stopped_partner_ends_on_sigterm_with_130() {
+    let dir = case(&[]);
+    let manifest = dir.path().join("tidelink.yaml");
+    let text = std::fs::read_to_string(&manifest).expect("manifest");
+    std::fs::write(&manifest, format!("{text}backend: precice\n")).expect("manifest");
+    let mut launcher = launch(dir.path(), &[]);
+    wait_for_rows(&mut launcher, dir.path(), 20);
+    assert!(log(dir.path()).contains("This is preCICE version 3.4"), "on libprecice:\n{}", log(dir.path()));
+    let fluid = process(dir.path(), launcher.id(), "tidelink-buoyan");
+    let solid = process(dir.path(), launcher.id(), "tidelink-mbs");
+    kill(Pid::from_raw(fluid.pid as i32), Signal::SIGSTOP).expect("stop the fluid");
+    kill(Pid::from_raw(solid.pid as i32), Signal::SIGTERM).expect("signal the solid");
+    let status = exit_of(&mut launcher, dir.path());
+    let text = log(dir.path());
+    assert_eq!(status.code(), Some(1), "{text}");
+    assert!(text.contains("error: participant `Solid` exited with status 130"), "{text}");
+    assert!(text.contains("stopped by a signal"), "{text}");
+    let (ball, links) = csv_output(dir.path());
+    assert!(ball.len() >= 20 && links.len() + 1 >= ball.len() && links.len() <= ball.len(), "{ball:?}\n{links:?}");
+    let _ = kill(Pid::from_raw(fluid.pid as i32), Signal::SIGCONT);
+    wait_until(GENEROUS, "the stopped fluid is gone", || (!running(&fluid)).then_some(()));
 }
 
 /// A check that takes long: a `tidelink-*` program (first on PATH) that sleeps.

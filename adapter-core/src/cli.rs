@@ -66,12 +66,10 @@ pub fn main<P: Participant>(program: &'static str, about: &'static str) -> ExitC
     if let Some(format) = args.check {
         return check::<P>(&args, format);
     }
-    // SIGINT, SIGTERM and SIGHUP end the run at a window boundary, output files whole. Not
-    // with libprecice, whose waits cannot be interrupted: there the signal ends the process,
-    // and the files hold the rows of every finished window (they are flushed at each).
-    if args.backend == Backend::Native {
-        crate::signals::catch();
-    }
+    // SIGINT, SIGTERM and SIGHUP end the run at a window boundary, output files whole. With
+    // libprecice, whose waits cannot be interrupted, a watchdog ends a participant still
+    // waiting a moment later (`signals`); the files then hold the rows of every finished window.
+    crate::signals::catch_for(args.backend);
     // Progress lines only for the launcher that reads them, not on the terminal of a user.
     let mut lines = LineReporter::default();
     let progress: &mut dyn crate::driver::Progress = if crate::launcher::launched() { &mut lines } else { &mut () };
@@ -118,7 +116,8 @@ pub fn finish(result: Result<RunSummary, participant::ParticipantError>, partici
 
 /// The exit status of a failed run: [`INTERRUPTED_EXIT`] when a stop signal ended it,
 /// [`PARTNER_EXIT`] when a partner's failure did (the launcher then blames the partner), else 1.
-fn exit_status(e: &(dyn std::error::Error + 'static)) -> u8 {
+/// Public for participant programs with a `main` of their own (`tidelink-flap`).
+pub fn exit_status(e: &(dyn std::error::Error + 'static)) -> u8 {
     let mut cause = Some(e);
     while let Some(c) = cause {
         // `AdapterError::Coupling` is transparent: its source is not the coupling error itself.

@@ -5,7 +5,7 @@
 //! [`frame`] is the wire format (4-byte big-endian length + UTF-8 JSON), [`protocol`] the
 //! messages of protocol v2 and the checks on the replies, [`process`] the child's lifecycle
 //! (spawn with `--tidelink-port N` and a token, accept only the child's connection, terminate and
-//! reap), [`client`] the module as the
+//! reap; tied to the host by `ties`, so that nothing it started outlives the host), [`client`] the module as the
 //! solver's [`tidelink_mbs_solver::ExternalLaw`], [`replay`] a trace driven through a module
 //! without a simulation (`tidelink-pto replay`). docs/external-modules.md is the user guide.
 
@@ -16,6 +16,7 @@ pub mod frame;
 pub mod process;
 pub mod protocol;
 pub mod replay;
+mod ties;
 
 pub use client::{ModuleClient, ModuleSpec};
 

@@ -7,6 +7,7 @@
 use super::frame::{self, read_frame, write_frame, FrameError};
 use super::protocol::{self, MAX_HELLO};
 use super::{PORT_ENV, PORT_FLAG, SPIN_ENV, TOKEN_ENV};
+use crate::ties::{self, Guard};
 use serde_json::Value;
 use std::io::{self, Read};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -217,6 +218,8 @@ fn spin_from(text: Option<&str>) -> Result<Duration, SpinError> {
 #[derive(Debug)]
 pub struct ModuleProcess {
     child: Child,
+    /// Kills what the module started if the host dies (declared after `child`: dropped after it).
+    guard: Option<Guard>,
     stream: TcpStream,
     timeout: Duration,
     spin: Duration,
@@ -254,51 +257,13 @@ fn start(argv: &[String], port: u16, token: &str) -> io::Result<Child> {
     cmd.spawn()
 }
 
-/// A module never outlives its host, however the host ends.
-mod ties {
-    use std::process::Command;
-
-    /// Makes `cmd` a module that dies with this process: its own process group (so that
-    /// [`kill_group`] also reaches what a wrapper such as `sh -c` started, and a Ctrl-C on the
-    /// terminal reaches the host, which stops the module in order) and, on Linux, SIGKILL from
-    /// the kernel when the host dies (`PR_SET_PDEATHSIG`, checked against the host dying before
-    /// it was set). The kernel sends it when the host's thread that started the module ends:
-    /// a module lives no longer than the participant thread that uses it.
-    pub(super) fn tie_to_host(cmd: &mut Command) {
-        use std::os::unix::process::CommandExt;
-        cmd.process_group(0);
-        #[cfg(target_os = "linux")]
-        {
-            let host = std::process::id();
-            // SAFETY: the closure runs in the child between fork and exec and only makes
-            // system calls (prctl, getppid); it allocates nothing.
-            unsafe {
-                cmd.pre_exec(move || {
-                    nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL)?;
-                    if nix::unistd::getppid().as_raw() as u32 != host {
-                        return Err(std::io::Error::from_raw_os_error(nix::libc::ESRCH));
-                    }
-                    Ok(())
-                });
-            }
-        }
-    }
-
-    /// SIGKILL to the module's process group (it leads it), so its own children go too.
-    pub(super) fn kill_group(child: &mut std::process::Child) {
-        let pgid = nix::unistd::Pid::from_raw(child.id() as i32);
-        if nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL).is_err() {
-            let _ = child.kill();
-        }
-    }
-}
-
 /// A module process started and not yet connected: it starts up (an interpreter takes a tenth
 /// of a second or more) while the host does other work, such as connecting to its partners.
 /// Dropped unconnected, it is killed and reaped.
 #[derive(Debug)]
 pub struct Launched {
     child: Option<Child>,
+    guard: Option<Guard>,
     spin: Duration,
     listener: TcpListener,
     port: u16,
@@ -326,7 +291,8 @@ impl Launched {
             other => other,
         }
         .map_err(|source| ProcessError::Start { argv: argv.clone(), source })?;
-        let mut launched = Launched { child: Some(child), spin, listener, port, token };
+        let guard = Guard::start(&child);
+        let mut launched = Launched { child: Some(child), guard, spin, listener, port, token };
         launched.listener.set_nonblocking(true).map_err(|e| launched.abandon(ProcessError::Socket(e)))?;
         Ok(launched)
     }
@@ -343,6 +309,7 @@ impl Launched {
             ties::kill_group(&mut child);
             let _ = child.wait();
         }
+        self.guard = None;
     }
 
     /// Kills and reaps the child; returns `e` for the caller's error.
@@ -418,7 +385,7 @@ impl Launched {
             return Err(self.abandon(ProcessError::Setup(e)));
         }
         let child = self.child.take().ok_or(ProcessError::Gone)?;
-        Ok(ModuleProcess { child, stream, timeout, spin: self.spin, reaped: None })
+        Ok(ModuleProcess { child, guard: self.guard.take(), stream, timeout, spin: self.spin, reaped: None })
     }
 }
 
@@ -437,6 +404,12 @@ impl ModuleProcess {
     /// The process id (tests check it is gone).
     pub fn id(&self) -> u32 {
         self.child.id()
+    }
+
+    /// The process id of the guardian that kills the module's process group if the host dies
+    /// (`None` where it could not be started; tests check it is gone).
+    pub fn guardian_id(&self) -> Option<u32> {
+        self.guard.as_ref().map(Guard::id)
     }
 
     /// Sends `msg` and waits for one reply frame; errors say what happened (timeout, the

@@ -10,6 +10,7 @@ use tidelink_adapter_core::driver;
 use tidelink_adapter_core::progress::LineReporter;
 use tidelink_adapter_core::records::Provenance;
 use tidelink_adapter_core::spec::ReadDataTime;
+use tidelink_adapter_core::{launcher, signals};
 use tidelink_mbs::adapter::{OutputFormat, OutputSettings};
 use tidelink_mbs::flap::{self, FlapSettings};
 
@@ -68,11 +69,17 @@ fn run(cli: &Cli) -> Result<()> {
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
-    match run(&Cli::parse()) {
+    let cli = Cli::parse();
+    // As every participant program (`tidelink_adapter_core::cli::main`): end with the launcher
+    // that started it, however it ends, and stop at a window boundary on SIGINT, SIGTERM or
+    // SIGHUP, the output whole, with status 130 (`signals`).
+    launcher::watch_lifeline();
+    signals::catch_for(cli.backend);
+    match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::FAILURE
+            ExitCode::from(tidelink_adapter_core::cli::exit_status(e.as_ref()))
         }
     }
 }

@@ -6,6 +6,7 @@ config.fault picks how, at the evaluate call number config.at (default 1):
   wrong_length  replies two outputs for one
   die           exits with code 3 without replying
   hang          never replies
+  spin          never replies: an endless loop of user code (it never reads the socket again)
   no_connect    (at start) exits before connecting
   no_n_states   (at initialize) omits n_states
   none          behaves: out = [-2 * in[1]]
@@ -60,6 +61,9 @@ def main():
                 sys.exit(3)
             elif fault == "hang":
                 time.sleep(60)
+            elif fault == "spin":
+                while True:
+                    pass
             elif cfg.get("count_evaluations"):
                 sock.sendall(encode_frame({"status": "ok", "out": [float(n)]}))
             elif cfg.get("count_lifecycle"):

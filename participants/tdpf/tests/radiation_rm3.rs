@@ -9,7 +9,7 @@ use std::f64::consts::PI;
 use tidelink_adapter_core::testing;
 use tidelink_bemio::{self as bemio, HydroData};
 use tidelink_tdpf_solver::radiation::{
-    DirectConvolution, Feedthrough, Irf, RadiationModel, StateSpaceModel, StateSpaceSet,
+    identify, DirectConvolution, Feedthrough, FitOptions, Irf, RadiationModel, StateSpaceModel, StateSpaceSet,
 };
 
 const DT: f64 = 0.01;
@@ -138,6 +138,48 @@ fn rm3_float_heave_convolution_matches_frequency_domain_and_state_space() {
             println!("  {name}: vs its transfer function {:.2e}, vs convolution {:.2} %", own, 100.0 * gap);
             assert!(own < 1e-4, "{name}: discretisation error {own}");
             assert!(gap < 0.20, "{name}: fit error {gap}");
+        }
+    }
+}
+
+/// Our identification of the whole 12 × 12 IRF (body-to-body terms included), entry by entry,
+/// over 20 s (the shipped span) and 30 s: every nonzero entry reaches the fit target R² ≥ 0.999
+/// (the module docs of `radiation::identify` define the quality), every realisation is stable, and
+/// the radiation force of a harmonic float heave follows the convolution of the same span within
+/// 1.5 % of its peak on the float and spar heave rows (measured: 0.98 % and 0.16 %; an R² of 0.9998
+/// leaves about 1.5 % of the IRF's amplitude as error).
+#[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
+fn rm3_identified_state_space_meets_the_fit_target_entry_by_entry() {
+    let data = load();
+    let irf = Irf::from_bodies(&data.bodies).expect("IRF");
+    // Over the whole 60 s span one BEM-noise entry (float heave from spar roll, a symmetry zero)
+    // stays at 0.998 (the participant would then fall back to the convolution, with a warning).
+    let whole = identify(&irf, &FitOptions::default());
+    println!("fit span 60 s: {:?}", whole.as_ref().map(|id| id.states()).map_err(|e| e.to_string()));
+    for span in [Some(20.0), Some(30.0)] {
+        let options = FitOptions { span, ..FitOptions::default() };
+        let id = identify(&irf, &options).expect("every entry reaches the target");
+        println!("fit span {} s: {} entries, {} states", id.span, id.fits.len(), id.states());
+        println!("| entry | order | quality |");
+        for f in &id.fits {
+            println!("| ({}, {}) | {} | {:.6} |", f.row, f.col, f.order, f.quality);
+            assert!(f.quality >= 0.999, "{f:?}");
+            let a = &id.set.entry(f.row, f.col).expect("entry").a;
+            assert!(
+                f.order == 0 || a.complex_eigenvalues().iter().all(|l| l.re < 0.0),
+                "unstable realisation of {f:?}"
+            );
+        }
+        let mut ss = StateSpaceModel::new(&id.set, DT, Feedthrough::Ignored).expect("state-space model");
+        let ss_run = run(&mut ss);
+        let mut conv = DirectConvolution::new(&irf, DT, span).expect("convolution");
+        let conv_run = run(&mut conv);
+        for (row, name) in [(FLOAT_HEAVE, "float heave"), (SPAR_HEAVE, "spar heave (coupling)")] {
+            let peak = conv_run.iter().map(|(_, f)| f[row].abs()).fold(0.0, f64::max);
+            let gap = ss_run.iter().zip(&conv_run).map(|((_, a), (_, b))| (a[row] - b[row]).abs()).fold(0.0, f64::max);
+            println!("  {name}: identified state space vs convolution {:.3} % of the peak", 100.0 * gap / peak);
+            assert!(gap / peak < 0.015, "{name}: {gap} of {peak}");
         }
     }
 }

@@ -12,7 +12,7 @@ The state-space fit is our own (not BEMIO's code): per DOF pair, Kung's Hankel-S
 sampled K(t), order raised from 2 until R^2 >= r2_min or o_max, converted to continuous time with the
 matrix logarithm, so K_ss(t) = C exp(A t) B and D = 0. Only stable realisations are kept (every
 eigenvalue of the discrete A inside the unit circle, so the continuous A's are in the left half plane).
-The defaults (order <= 24, R^2 >= 0.999) and the quality measure are those of the TDPF's own
+The defaults (order <= 24, R^2 >= 0.99999) and the quality measure are those of the TDPF's own
 identification (participants/tdpf/solver/src/radiation/identify.rs): for an off-diagonal entry the
 squared error is divided by max(its own variance, 1e-6 sqrt(S_ii S_jj)), S the diagonal entries' sums of
 squares, so that BEM noise in an entry that symmetry makes zero is judged at the scale at which it could
@@ -83,7 +83,7 @@ def _realise(u, s, vt, order, k, dt):
     return np.real(a), b, c
 
 
-def state_space_fit(k, t, o_max=24, r2_min=0.999, hankel=200, scale=0.0):
+def state_space_fit(k, t, o_max=24, r2_min=0.99999, hankel=200, scale=0.0):
     """The fit of one IRF entry: (A, B, C, D, K_ss, order, R^2, conv).
 
     `scale` floors the denominator of R^2 (the noise scale of an off-diagonal entry, see the module docs).
@@ -126,7 +126,7 @@ def _impulse(a, b, c, t):
     return out
 
 
-def state_space_all(k, t, o_max=24, r2_min=0.999):
+def state_space_all(k, t, o_max=24, r2_min=0.99999):
     """Fits of every entry of K (rows x cols x nt), zero-padded to o_max as BEMIO stores them."""
     rows, cols, nt = k.shape
     out = {
@@ -146,6 +146,9 @@ def state_space_all(k, t, o_max=24, r2_min=0.999):
             kij = k[i, j]
             if scale == 0.0 or np.max(np.abs(kij)) < 1e-9 * scale:
                 kij = np.zeros_like(kij)  # numerically zero (a symmetry): not fitted
+            elif i != j and j < rows and np.max(np.abs(kij)) <= 1e-3 * np.sqrt(
+                    np.max(np.abs(k[i, i])) * np.max(np.abs(k[j, j]))):
+                kij = np.zeros_like(kij)  # BEM noise in a symmetry zero: left out, as the TDPF does
             noise = 1e-6 * np.sqrt(diag[i] * diag[j]) if i != j and j < rows else 0.0
             a, b, c, d, fit, order, r2, conv = state_space_fit(kij, t, o_max, r2_min, scale=noise)
             if order:

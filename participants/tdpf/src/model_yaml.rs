@@ -14,7 +14,7 @@
 //!                              # convolution, with a warning, if an entry misses fit_target);
 //!                              # CONVOLUTION; or STATE_SPACE (the file's realisations)
 //!     truncation_time: 20      # s, IDENTIFIED (fit span) and CONVOLUTION (memory); default the IRF span
-//!     fit_target: 0.999        # IDENTIFIED only: the fit quality (R²) every IRF entry must reach
+//!     fit_target: 0.99999      # IDENTIFIED only: the fit quality (R²) every IRF entry must reach
 //!     max_order: 24            # IDENTIFIED only: the largest order tried per entry
 //!     entry_tolerance: 1e-3    # convolution only: skip IRF entries whose peak is below this fraction of
 //!                              # the geometric mean of their diagonal peaks (BEM noise); default 0

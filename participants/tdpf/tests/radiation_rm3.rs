@@ -143,28 +143,25 @@ fn rm3_float_heave_convolution_matches_frequency_domain_and_state_space() {
 }
 
 /// Our identification of the whole 12 × 12 IRF (body-to-body terms included), entry by entry,
-/// over 20 s (the shipped span) and 30 s: every nonzero entry reaches the fit target R² ≥ 0.999
-/// (the module docs of `radiation::identify` define the quality), every realisation is stable, and
-/// the radiation force of a harmonic float heave follows the convolution of the same span within
-/// 1.5 % of its peak on the float and spar heave rows (measured: 0.98 % and 0.16 %; an R² of 0.9998
-/// leaves about 1.5 % of the IRF's amplitude as error).
+/// over the file's 60 s and over 20 s (the shipped span): every entry that is not BEM noise reaches
+/// the default fit target R² ≥ 0.99999 (the module docs of `radiation::identify` define the
+/// quality), every realisation is stable, and the radiation force of a harmonic float heave
+/// follows the convolution of the same span within 0.5 % of its peak on the float and spar heave
+/// rows (measured at 20 s: 0.27 % and 0.25 %; at the earlier target 0.999 it was 0.98 %, which
+/// moved the coupled heave by up to 0.5 %: docs/performance.md).
 #[test]
 #[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
 fn rm3_identified_state_space_meets_the_fit_target_entry_by_entry() {
     let data = load();
     let irf = Irf::from_bodies(&data.bodies).expect("IRF");
-    // Over the whole 60 s span one BEM-noise entry (float heave from spar roll, a symmetry zero)
-    // stays at 0.998 (the participant would then fall back to the convolution, with a warning).
-    let whole = identify(&irf, &FitOptions::default());
-    println!("fit span 60 s: {:?}", whole.as_ref().map(|id| id.states()).map_err(|e| e.to_string()));
-    for span in [Some(20.0), Some(30.0)] {
+    for span in [None, Some(20.0)] {
         let options = FitOptions { span, ..FitOptions::default() };
         let id = identify(&irf, &options).expect("every entry reaches the target");
         println!("fit span {} s: {} entries, {} states", id.span, id.fits.len(), id.states());
         println!("| entry | order | quality |");
         for f in &id.fits {
             println!("| ({}, {}) | {} | {:.6} |", f.row, f.col, f.order, f.quality);
-            assert!(f.quality >= 0.999, "{f:?}");
+            assert!(f.order == 0 || f.quality >= 0.99999, "{f:?}");
             let a = &id.set.entry(f.row, f.col).expect("entry").a;
             assert!(
                 f.order == 0 || a.complex_eigenvalues().iter().all(|l| l.re < 0.0),
@@ -179,7 +176,7 @@ fn rm3_identified_state_space_meets_the_fit_target_entry_by_entry() {
             let peak = conv_run.iter().map(|(_, f)| f[row].abs()).fold(0.0, f64::max);
             let gap = ss_run.iter().zip(&conv_run).map(|((_, a), (_, b))| (a[row] - b[row]).abs()).fold(0.0, f64::max);
             println!("  {name}: identified state space vs convolution {:.3} % of the peak", 100.0 * gap / peak);
-            assert!(gap / peak < 0.015, "{name}: {gap} of {peak}");
+            assert!(gap / peak < 0.005, "{name}: {gap} of {peak}");
         }
     }
 }

@@ -34,7 +34,7 @@ pub enum RadiationMethod {
 }
 
 impl RadiationMethod {
-    /// The identified state space with the default target (R² 0.999) and orders (up to 24).
+    /// The identified state space with the default target (R² 0.99999) and orders (up to 24).
     pub fn identified(truncation: Option<f64>) -> Self {
         let d = FitOptions::default();
         RadiationMethod::Identified { truncation, target: d.target, max_order: d.max_order }

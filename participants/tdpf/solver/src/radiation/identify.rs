@@ -172,7 +172,7 @@ fn fit_entry(
             })
         }
     };
-    // Singular values sorted descending by nalgebra's SVD? Sort to be sure.
+    // The singular values in descending order (nalgebra does not promise an order).
     let mut idx: Vec<usize> = (0..svd.singular_values.len()).collect();
     idx.sort_by(|&a, &b| svd.singular_values[b].total_cmp(&svd.singular_values[a]));
     let smax = svd.singular_values[idx[0]];

@@ -183,7 +183,7 @@ fn moving_case(fluid_first: bool) {
         bodies: 2,
         dt: window,
         body_to_body: true,
-        radiation: RadiationMethod::Convolution { truncation: None, entry_tolerance: 0.0 },
+        radiation: RadiationMethod::default(),
         waves: WaveSpec::Regular {
             height: 2.5,
             period: 8.0,

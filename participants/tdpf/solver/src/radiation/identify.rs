@@ -250,9 +250,9 @@ mod tests {
 
     #[test]
     fn a_damped_oscillation_is_found_at_order_two_with_its_poles() {
-        // k = e^{−0.3 t} cos 2t is exactly order 2, poles −0.3 ± 2i. The file grid (0.025 s) holds
-        // every ERA sample (h = 30/400 = 0.075 s), so no interpolation error enters.
-        let irf = scalar_irf(30.0, 1201, |t| (-0.3 * t).exp() * (2.0 * t).cos());
+        // k = e^{−0.3 t} cos 2t is exactly order 2, poles −0.3 ± 2i. The file grid (1/60 s) holds
+        // every ERA sample (h = 30/450 = 1/15 s), so no interpolation error enters.
+        let irf = scalar_irf(30.0, 1801, |t| (-0.3 * t).exp() * (2.0 * t).cos());
         let id = identify(&irf, &FitOptions::default()).expect("identified");
         let fit = id.fits[0];
         assert_eq!(fit.order, 2, "{fit:?}");

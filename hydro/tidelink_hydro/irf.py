@@ -10,7 +10,13 @@ between the first and last BEM frequency.
 
 The state-space fit is our own (not BEMIO's code): per DOF pair, Kung's Hankel-SVD realisation of the
 sampled K(t), order raised from 2 until R^2 >= r2_min or o_max, converted to continuous time with the
-matrix logarithm, so K_ss(t) = C exp(A t) B and D = 0.
+matrix logarithm, so K_ss(t) = C exp(A t) B and D = 0. Only stable realisations are kept (every
+eigenvalue of the discrete A inside the unit circle, so the continuous A's are in the left half plane).
+The defaults (order <= 24, R^2 >= 0.99999) and the quality measure are those of the TDPF's own
+identification (participants/tdpf/solver/src/radiation/identify.rs): for an off-diagonal entry the
+squared error is divided by max(its own variance, 1e-6 sqrt(S_ii S_jj)), S the diagonal entries' sums of
+squares, so that BEM noise in an entry that symmetry makes zero is judged at the scale at which it could
+enter the force, not against its own tiny variance.
 """
 
 import numpy as np
@@ -56,8 +62,8 @@ def excitation_irf(w, re, im, t_end=157.0, nt=1001, nw=1001):
     return f, t, wi
 
 
-def _r2(k, fit):
-    ss_tot = np.sum((k - k.mean()) ** 2)
+def _r2(k, fit, scale=0.0):
+    ss_tot = max(np.sum((k - k.mean()) ** 2), scale)
     return 1.0 - np.sum((k - fit) ** 2) / ss_tot if ss_tot > 0 else 1.0
 
 
@@ -67,6 +73,8 @@ def _realise(u, s, vt, order, k, dt):
     obs = u[:, :order] * sq  # observability matrix, rows C Ad^i
     ctr = (vt[:order, :].T * sq).T  # controllability matrix, columns Ad^j B
     ad = np.linalg.lstsq(obs[:-1], obs[1:], rcond=None)[0]
+    if np.max(np.abs(np.linalg.eigvals(ad))) >= 1.0:
+        return None  # unstable at this order: not a realisation of a decaying IRF
     c = obs[:1, :]
     b = ctr[:, :1]
     a = logm(ad) / dt
@@ -75,8 +83,10 @@ def _realise(u, s, vt, order, k, dt):
     return np.real(a), b, c
 
 
-def state_space_fit(k, t, o_max=10, r2_min=0.95, hankel=200):
+def state_space_fit(k, t, o_max=24, r2_min=0.99999, hankel=200, scale=0.0):
     """The fit of one IRF entry: (A, B, C, D, K_ss, order, R^2, conv).
+
+    `scale` floors the denominator of R^2 (the noise scale of an off-diagonal entry, see the module docs).
 
     conv is 1 when R^2 >= r2_min was reached, 2 when o_max was hit first (BEMIO's codes), and 0 for an
     entry that is zero (order 0, nothing fitted).
@@ -95,7 +105,7 @@ def state_space_fit(k, t, o_max=10, r2_min=0.95, hankel=200):
             continue
         a, b, c = abc
         fit = _impulse(a, b, c, t)
-        r2 = _r2(k, fit)
+        r2 = _r2(k, fit, scale)
         if best is None or r2 > best[6]:
             best = (a, b, c, 0.0, fit, order, r2, 1 if r2 >= r2_min else 2)
         if r2 >= r2_min:
@@ -116,7 +126,7 @@ def _impulse(a, b, c, t):
     return out
 
 
-def state_space_all(k, t, o_max=10, r2_min=0.95):
+def state_space_all(k, t, o_max=24, r2_min=0.99999):
     """Fits of every entry of K (rows x cols x nt), zero-padded to o_max as BEMIO stores them."""
     rows, cols, nt = k.shape
     out = {
@@ -130,12 +140,17 @@ def state_space_all(k, t, o_max=10, r2_min=0.95):
         "conv": np.zeros((rows, cols)),
     }
     scale = np.max(np.abs(k)) if k.size else 0.0
+    diag = [np.sum(k[i, i] ** 2) if i < cols else 0.0 for i in range(rows)]
     for i in range(rows):
         for j in range(cols):
             kij = k[i, j]
             if scale == 0.0 or np.max(np.abs(kij)) < 1e-9 * scale:
                 kij = np.zeros_like(kij)  # numerically zero (a symmetry): not fitted
-            a, b, c, d, fit, order, r2, conv = state_space_fit(kij, t, o_max, r2_min)
+            elif i != j and j < rows and np.max(np.abs(kij)) <= 1e-3 * np.sqrt(
+                    np.max(np.abs(k[i, i])) * np.max(np.abs(k[j, j]))):
+                kij = np.zeros_like(kij)  # BEM noise in a symmetry zero: left out, as the TDPF does
+            noise = 1e-6 * np.sqrt(diag[i] * diag[j]) if i != j and j < rows else 0.0
+            a, b, c, d, fit, order, r2, conv = state_space_fit(kij, t, o_max, r2_min, scale=noise)
             if order:
                 out["A"][i, j, :order, :order] = a
                 out["B"][i, j, :order, :] = b

@@ -173,7 +173,8 @@ impl IrfOptions {
     }
 }
 
-/// State-space fit limits (BEMIO: order ≤ 10, R² ≥ 0.95).
+/// State-space fit limits (default order ≤ 24, R² ≥ 0.99999, as the TDPF's own identification; BEMIO's
+/// are order ≤ 10, R² ≥ 0.95).
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct StateSpaceOptions {

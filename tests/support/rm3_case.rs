@@ -15,6 +15,9 @@ pub const SOLID_SOLVER: &str = include_str!("../../configs/rm3_reg_waves/solid/s
 pub const FLUID: &str = include_str!("../../configs/rm3_reg_waves/fluid/participant.yaml");
 pub const FLUID_MODEL: &str = include_str!("../../configs/rm3_reg_waves/fluid/tdpf_model.yaml");
 
+/// The radiation section of the shipped Fluid model (what variants replace).
+pub const SHIPPED_RADIATION: &str = "method: IDENTIFIED\n    truncation_time: 20";
+
 /// The files in which the case's two couplings differ, and the window they ship with.
 pub struct Coupling {
     pub xml: &'static str,
@@ -34,6 +37,26 @@ pub const EXPLICIT: Coupling = Coupling {
     fluid: include_str!("../../configs/rm3_reg_waves/explicit/fluid/participant.yaml"),
     window: "0.005",
 };
+
+/// The earlier shipped coupling's forces measure (beside the velocities measure), which the
+/// studies of docs/performance.md put back.
+pub const FORCES_MEASURE: &str =
+    r#"<absolute-or-relative-convergence-measure data="forces" mesh="SolidMesh" abs-limit="1e-2" rel-limit="1e-7" />"#;
+/// The shipped velocities measure, where a study inserts the forces measure after it.
+pub const VELOCITIES_MEASURE: &str = r#"<absolute-or-relative-convergence-measure data="velocities" mesh="SolidMesh" abs-limit="1e-6" rel-limit="1e-5" />"#;
+
+/// `c` with `from` replaced by `to` in its XML (a variant for a study; the text is leaked, which
+/// a test or bench process can afford).
+pub fn with_xml(c: &Coupling, from: &str, to: &str) -> Coupling {
+    let xml: &'static str = Box::leak(edit(c.xml, from, to).into_boxed_str());
+    Coupling { xml, ..*c }
+}
+
+/// The coupling shipped before the forces measure was dropped: both measures (3 iterations per
+/// window), for the comparisons of docs/performance.md.
+pub fn two_measures() -> Coupling {
+    with_xml(&IMPLICIT, VELOCITIES_MEASURE, &format!("{VELOCITIES_MEASURE}\n    {FORCES_MEASURE}"))
+}
 
 /// Replaces `from` (which must be there) by `to`.
 pub fn edit(text: &str, from: &str, to: &str) -> String {

@@ -10,8 +10,12 @@
 //!   body_to_body: true         # extension: full 6N radiation coupling (Chrono; default) or own blocks only (WEC-Sim)
 //!   strict_body_names: false   # extension: a body-name mismatch with the file is an error, not a warning
 //!   radiation:                 # extension
-//!     method: CONVOLUTION      # or STATE_SPACE (the file's realisations)
-//!     truncation_time: 20      # s, convolution only; default the IRF span of the file
+//!     method: IDENTIFIED       # default: our state space identified from the IRF (falls back to the
+//!                              # convolution, with a warning, if an entry misses fit_target);
+//!                              # CONVOLUTION; or STATE_SPACE (the file's realisations)
+//!     truncation_time: 20      # s, IDENTIFIED (fit span) and CONVOLUTION (memory); default the IRF span
+//!     fit_target: 0.99999      # IDENTIFIED only: the fit quality (R²) every IRF entry must reach
+//!     max_order: 24            # IDENTIFIED only: the largest order tried per entry
 //!     entry_tolerance: 1e-3    # convolution only: skip IRF entries whose peak is below this fraction of
 //!                              # the geometric mean of their diagonal peaks (BEM noise); default 0
 //!   waves:
@@ -76,6 +80,8 @@ struct RadiationSection {
     method: Option<String>,
     truncation_time: Option<f64>,
     entry_tolerance: Option<f64>,
+    fit_target: Option<f64>,
+    max_order: Option<usize>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -113,7 +119,8 @@ pub struct TdpfModel {
     pub h5_file_loc: Location,
     /// The incident wave (`waves:`); still water when absent.
     pub waves: WaveSpec,
-    /// The radiation memory model (`radiation:`); convolution over the IRF span by default.
+    /// The radiation memory model (`radiation:`); by default the state space identified from the
+    /// IRF over its span (the convolution when the fit misses its target).
     pub radiation: RadiationMethod,
     /// Default true (Chrono/HydroChrono); false reproduces WEC-Sim's default `b2b = 0`.
     pub body_to_body: bool,
@@ -311,8 +318,8 @@ fn waves(w: &WavesSection, degrees: bool, lines: &YamlLines, d: &mut Diagnostics
 fn radiation(r: Option<&RadiationSection>, lines: &YamlLines, d: &mut Diagnostics) -> Option<RadiationMethod> {
     let Some(r) = r else { return Some(RadiationMethod::default()) };
     let method = match &r.method {
-        Some(m) => choice(m, &["CONVOLUTION", "STATE_SPACE"], "model.radiation.method", lines, d)?,
-        None => "CONVOLUTION".to_string(),
+        Some(m) => choice(m, &["IDENTIFIED", "CONVOLUTION", "STATE_SPACE"], "model.radiation.method", lines, d)?,
+        None => "IDENTIFIED".to_string(),
     };
     if let Some(t) = r.truncation_time {
         if !(t > 0.0 && t.is_finite()) {
@@ -326,27 +333,59 @@ fn radiation(r: Option<&RadiationSection>, lines: &YamlLines, d: &mut Diagnostic
             return None;
         }
     }
-    if method == "STATE_SPACE" {
-        if r.entry_tolerance.is_some() {
-            d.error(
-                lines.loc("model.radiation.entry_tolerance"),
-                "entry_tolerance applies to method: CONVOLUTION only",
-            );
+    if let Some(q) = r.fit_target {
+        if !(q > 0.0 && q < 1.0) {
+            d.error(lines.loc("model.radiation.fit_target"), format!("fit_target must lie in (0, 1), got {q}"));
             return None;
         }
-        if r.truncation_time.is_some() {
-            d.error(
-                lines.loc("model.radiation.truncation_time"),
-                "truncation_time applies to method: CONVOLUTION only (a state space has no fixed memory length)",
-            );
-            return None;
-        }
-        return Some(RadiationMethod::StateSpace { feedthrough: Feedthrough::Ignored });
     }
-    Some(RadiationMethod::Convolution {
-        truncation: r.truncation_time,
-        entry_tolerance: r.entry_tolerance.unwrap_or(0.0),
-    })
+    if let Some(o) = r.max_order {
+        if !(1..=40).contains(&o) {
+            d.error(lines.loc("model.radiation.max_order"), format!("max_order must lie in 1..=40, got {o}"));
+            return None;
+        }
+    }
+    let only = |key: &str, set: bool, methods: &str, d: &mut Diagnostics| {
+        if set {
+            d.error(lines.loc(&format!("model.radiation.{key}")), format!("{key} applies to method: {methods} only"));
+        }
+        set
+    };
+    if method != "CONVOLUTION" && only("entry_tolerance", r.entry_tolerance.is_some(), "CONVOLUTION", d) {
+        return None;
+    }
+    if method != "IDENTIFIED"
+        && (only("fit_target", r.fit_target.is_some(), "IDENTIFIED", d)
+            || only("max_order", r.max_order.is_some(), "IDENTIFIED", d))
+    {
+        return None;
+    }
+    match method.as_str() {
+        "STATE_SPACE" => {
+            if r.truncation_time.is_some() {
+                d.error(
+                    lines.loc("model.radiation.truncation_time"),
+                    "truncation_time applies to methods IDENTIFIED and CONVOLUTION only (the file's state space has \
+                     no fixed memory length)",
+                );
+                return None;
+            }
+            Some(RadiationMethod::StateSpace { feedthrough: Feedthrough::Ignored })
+        }
+        "CONVOLUTION" => Some(RadiationMethod::Convolution {
+            truncation: r.truncation_time,
+            entry_tolerance: r.entry_tolerance.unwrap_or(0.0),
+        }),
+        _ => {
+            let default = RadiationMethod::identified(r.truncation_time);
+            let RadiationMethod::Identified { truncation, target, max_order } = default else { return Some(default) };
+            Some(RadiationMethod::Identified {
+                truncation,
+                target: r.fit_target.unwrap_or(target),
+                max_order: r.max_order.unwrap_or(max_order),
+            })
+        }
+    }
 }
 
 #[cfg(test)]
@@ -382,10 +421,21 @@ mod tests {
         assert_eq!(m.radiation, RadiationMethod::default());
         let p = write(
             dir.path(),
-            "model:\n  h5_file: data.h5\n  radiation:\n    truncation_time: 20\n    entry_tolerance: 1e-3\n",
+            "model:\n  h5_file: data.h5\n  radiation:\n    method: CONVOLUTION\n    truncation_time: 20\n    \
+             entry_tolerance: 1e-3\n",
         );
         let m = load(&p).unwrap();
         assert_eq!(m.radiation, RadiationMethod::Convolution { truncation: Some(20.0), entry_tolerance: 1e-3 });
+        let p = write(
+            dir.path(),
+            "model:\n  h5_file: data.h5\n  radiation:\n    truncation_time: 20\n    fit_target: 0.9999\n    \
+             max_order: 12\n",
+        );
+        let m = load(&p).unwrap();
+        assert_eq!(m.radiation, RadiationMethod::Identified { truncation: Some(20.0), target: 0.9999, max_order: 12 });
+        let p = write(dir.path(), "model:\n  h5_file: data.h5\n  radiation:\n    entry_tolerance: 1e-3\n");
+        let e = load(&p).unwrap_err().to_string();
+        assert!(e.contains(":4:") && e.contains("entry_tolerance applies to method: CONVOLUTION only"), "{e}");
         assert_eq!(m.waves, WaveSpec::None);
     }
 

@@ -20,7 +20,7 @@ use tidelink_adapter_core::driver::{Progress, RunSummary};
 use tidelink_adapter_core::participant::{self, BuildError, Built, Fact, Participant, BODY_TO_BODY};
 use tidelink_adapter_core::spec::ParticipantFile;
 use tidelink_bemio as bemio;
-use tidelink_tdpf_solver::hydro_model::{HydroModel, HydroOptions};
+use tidelink_tdpf_solver::hydro_model::{HydroModel, HydroOptions, RadiationChoice};
 
 /// The TDPF participant (`tidelink-tdpf`): linear potential-flow loads from a BEMIO file.
 pub struct Tdpf;
@@ -83,6 +83,12 @@ fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<Td
         file: data.source.clone(),
         source,
     })?;
+    match hydro.radiation_choice() {
+        RadiationChoice::Fallback { .. } => {
+            log::warn!("TDPF participant `{name}`: radiation by {}", hydro.radiation_choice())
+        }
+        choice => log::info!("TDPF participant `{name}`: radiation by {choice}"),
+    }
     let degrees = file.adapter.angle_degrees.unwrap_or(true);
     let mut bodies = Vec::with_capacity(specs.len());
     for (i, b) in specs.iter().enumerate() {

@@ -56,7 +56,7 @@ fn options(body_to_body: bool) -> HydroOptions {
         bodies: 2,
         dt: DT,
         body_to_body,
-        radiation: RadiationMethod::default(),
+        radiation: RadiationMethod::Convolution { truncation: None, entry_tolerance: 0.0 },
         waves: WaveSpec::None,
         gravity: None,
     }
@@ -72,7 +72,10 @@ fn states(d: &HydroData) -> Vec<BodyState> {
 #[test]
 fn body_to_body_switch_zeroes_the_coupling_blocks() {
     let d = data();
-    for radiation in [RadiationMethod::default(), RadiationMethod::StateSpace { feedthrough: Feedthrough::Ignored }] {
+    for radiation in [
+        RadiationMethod::Convolution { truncation: None, entry_tolerance: 0.0 },
+        RadiationMethod::StateSpace { feedthrough: Feedthrough::Ignored },
+    ] {
         for b2b in [true, false] {
             let mut m = HydroModel::new(&d, &HydroOptions { radiation, ..options(b2b) }).expect("model");
             let mut loads = Vec::new();
@@ -166,7 +169,10 @@ fn a_restored_state_repeats_a_window_bit_for_bit() {
         s[0].velocity.x = (0.2 * k as f64).cos();
         s
     };
-    for radiation in [RadiationMethod::default(), RadiationMethod::StateSpace { feedthrough: Feedthrough::Ignored }] {
+    for radiation in [
+        RadiationMethod::Convolution { truncation: None, entry_tolerance: 0.0 },
+        RadiationMethod::StateSpace { feedthrough: Feedthrough::Ignored },
+    ] {
         let mut m = HydroModel::new(&d, &HydroOptions { radiation, ..options(true) }).expect("model");
         for k in 0..12 {
             m.evaluate(k as f64 * DT, &heave(k)).expect("evaluate");

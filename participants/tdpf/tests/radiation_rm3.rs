@@ -9,7 +9,7 @@ use std::f64::consts::PI;
 use tidelink_adapter_core::testing;
 use tidelink_bemio::{self as bemio, HydroData};
 use tidelink_tdpf_solver::radiation::{
-    DirectConvolution, Feedthrough, Irf, RadiationModel, StateSpaceModel, StateSpaceSet,
+    identify, DirectConvolution, Feedthrough, FitOptions, Irf, RadiationModel, StateSpaceModel, StateSpaceSet,
 };
 
 const DT: f64 = 0.01;
@@ -138,6 +138,45 @@ fn rm3_float_heave_convolution_matches_frequency_domain_and_state_space() {
             println!("  {name}: vs its transfer function {:.2e}, vs convolution {:.2} %", own, 100.0 * gap);
             assert!(own < 1e-4, "{name}: discretisation error {own}");
             assert!(gap < 0.20, "{name}: fit error {gap}");
+        }
+    }
+}
+
+/// Our identification of the whole 12 × 12 IRF (body-to-body terms included), entry by entry,
+/// over the file's 60 s and over 20 s (the shipped span): every entry that is not BEM noise reaches
+/// the default fit target R² ≥ 0.99999 (the module docs of `radiation::identify` define the
+/// quality), every realisation is stable, and the radiation force of a harmonic float heave
+/// follows the convolution of the same span within 0.5 % of its peak on the float and spar heave
+/// rows (measured at 20 s: 0.27 % and 0.25 %; at the earlier target 0.999 it was 0.98 %, which
+/// moved the coupled heave by up to 0.5 %: docs/performance.md).
+#[test]
+#[cfg_attr(not(tidelink_shared), ignore = "needs ../shared/data/rm3/rm3.h5 (reference data beside the repository)")]
+fn rm3_identified_state_space_meets_the_fit_target_entry_by_entry() {
+    let data = load();
+    let irf = Irf::from_bodies(&data.bodies).expect("IRF");
+    for span in [None, Some(20.0)] {
+        let options = FitOptions { span, ..FitOptions::default() };
+        let id = identify(&irf, &options).expect("every entry reaches the target");
+        println!("fit span {} s: {} entries, {} states", id.span, id.fits.len(), id.states());
+        println!("| entry | order | quality |");
+        for f in &id.fits {
+            println!("| ({}, {}) | {} | {:.6} |", f.row, f.col, f.order, f.quality);
+            assert!(f.order == 0 || f.quality >= 0.99999, "{f:?}");
+            let a = &id.set.entry(f.row, f.col).expect("entry").a;
+            assert!(
+                f.order == 0 || a.complex_eigenvalues().iter().all(|l| l.re < 0.0),
+                "unstable realisation of {f:?}"
+            );
+        }
+        let mut ss = StateSpaceModel::new(&id.set, DT, Feedthrough::Ignored).expect("state-space model");
+        let ss_run = run(&mut ss);
+        let mut conv = DirectConvolution::new(&irf, DT, span).expect("convolution");
+        let conv_run = run(&mut conv);
+        for (row, name) in [(FLOAT_HEAVE, "float heave"), (SPAR_HEAVE, "spar heave (coupling)")] {
+            let peak = conv_run.iter().map(|(_, f)| f[row].abs()).fold(0.0, f64::max);
+            let gap = ss_run.iter().zip(&conv_run).map(|((_, a), (_, b))| (a[row] - b[row]).abs()).fold(0.0, f64::max);
+            println!("  {name}: identified state space vs convolution {:.3} % of the peak", 100.0 * gap / peak);
+            assert!(gap / peak < 0.005, "{name}: {gap} of {peak}");
         }
     }
 }

@@ -34,4 +34,5 @@ mod state;
 pub use error::HydroError;
 pub use model::HydroModel;
 pub use options::{HydroOptions, IrregularMethod, RadiationMethod, WaveSpec};
+pub use radiation_set::RadiationChoice;
 pub use state::{BodyLoad, BodyState};

@@ -3,7 +3,7 @@
 use super::error::HydroError;
 use super::excitation_set::ExcitationSet;
 use super::options::HydroOptions;
-use super::radiation_set::Radiation;
+use super::radiation_set::{Radiation, RadiationChoice};
 use super::state::{BodyLoad, BodyState};
 use crate::hydrostatics;
 use crate::radiation::RadiationState;
@@ -29,6 +29,7 @@ pub struct HydroModel {
     body_to_body: bool,
     hydrostatics: Vec<Hydrostatic>,
     radiation: Radiation,
+    radiation_choice: RadiationChoice,
     excitation: ExcitationSet,
     /// Scratch for the 6N velocity and force vectors.
     v: Vec<f64>,
@@ -59,17 +60,24 @@ impl HydroModel {
                 Hydrostatic { cg: b.cg, at_equilibrium: f0, stiffness }
             })
             .collect();
-        let radiation = Radiation::new(bodies, options.dt, options.radiation, options.body_to_body)?;
+        let (radiation, radiation_choice) =
+            Radiation::new(bodies, options.dt, options.radiation, options.body_to_body)?;
         let excitation = ExcitationSet::new(data, n, &options.waves)?;
         Ok(HydroModel {
             dt: options.dt,
             body_to_body: options.body_to_body,
             hydrostatics,
             radiation,
+            radiation_choice,
             excitation,
             v: vec![0.0; 6 * n],
             f: vec![0.0; 6 * n],
         })
+    }
+
+    /// Which radiation model was built (and, for a fallback to the convolution, why).
+    pub fn radiation_choice(&self) -> &RadiationChoice {
+        &self.radiation_choice
     }
 
     /// Number of bodies N.

@@ -1,6 +1,6 @@
 //! How a [`super::HydroModel`] is configured, independently of any file format.
 
-use crate::radiation::Feedthrough;
+use crate::radiation::{Feedthrough, FitOptions};
 use crate::waves::{FrequencyBand, Ramp, Spectrum};
 
 /// Which radiation memory model steps the 6N velocity history.
@@ -19,11 +19,31 @@ pub enum RadiationMethod {
         /// Whether the realisations' `D` enters the force (WEC-Sim ignores it).
         feedthrough: Feedthrough,
     },
+    /// Our own realisations, identified from the IRF at start-up ([`crate::radiation::identify`]);
+    /// when an entry misses the fit target, the convolution over the same span is used instead
+    /// (and [`super::HydroModel::radiation_choice`] says why). The default: the convolution's
+    /// accuracy at a state space's cost.
+    Identified {
+        /// Fit span T (s), also the fallback convolution's memory; `None` is the IRF span.
+        truncation: Option<f64>,
+        /// Fit quality every entry must reach (R² of the IRF for the entries that matter).
+        target: f64,
+        /// Largest order tried per entry.
+        max_order: usize,
+    },
+}
+
+impl RadiationMethod {
+    /// The identified state space with the default target (R² 0.99999) and orders (up to 24).
+    pub fn identified(truncation: Option<f64>) -> Self {
+        let d = FitOptions::default();
+        RadiationMethod::Identified { truncation, target: d.target, max_order: d.max_order }
+    }
 }
 
 impl Default for RadiationMethod {
     fn default() -> Self {
-        RadiationMethod::Convolution { truncation: None, entry_tolerance: 0.0 }
+        RadiationMethod::identified(None)
     }
 }
 

@@ -3,7 +3,10 @@
 //! body blocks are zeroed (WEC-Sim's default) before the convolution or state-space model is made.
 
 use super::options::RadiationMethod;
-use crate::radiation::{DirectConvolution, Irf, RadiationError, RadiationModel, StateSpaceModel, StateSpaceSet};
+use crate::radiation::{
+    identify, DirectConvolution, EntryFit, Feedthrough, FitOptions, Irf, RadiationError, RadiationModel,
+    StateSpaceModel, StateSpaceSet,
+};
 use nalgebra::DMatrix;
 use tidelink_hydro_data::{BodyHydro, StateSpaceEntry};
 
@@ -15,23 +18,93 @@ pub(crate) enum Radiation {
     StateSpace(StateSpaceModel),
 }
 
+/// Which radiation model a [`super::HydroModel`] ended up with, for the participant's log.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RadiationChoice {
+    /// The convolution, as asked.
+    Convolution,
+    /// The file's realisations, as asked.
+    FileStateSpace,
+    /// Our identified realisations: every entry reached the target.
+    Identified {
+        /// Nonzero entries realised.
+        entries: usize,
+        /// Total state dimension.
+        states: usize,
+        /// The entry with the lowest fit quality.
+        worst: EntryFit,
+        /// The fit span (s).
+        span: f64,
+    },
+    /// The identification missed its target: the convolution over the same span is used.
+    Fallback {
+        /// The identification's error (which entry, what quality).
+        reason: RadiationError,
+    },
+}
+
+impl std::fmt::Display for RadiationChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RadiationChoice::Convolution => write!(f, "convolution of the IRF"),
+            RadiationChoice::FileStateSpace => write!(f, "the file's state-space realisations"),
+            RadiationChoice::Identified { entries, states, worst, span } => write!(
+                f,
+                "state space identified from the IRF over {span} s: {entries} entries, {states} states, lowest fit \
+                 quality {:.5} (entry ({}, {}), order {})",
+                worst.quality, worst.row, worst.col, worst.order
+            ),
+            RadiationChoice::Fallback { reason } => {
+                write!(f, "convolution of the IRF, because {reason}")
+            }
+        }
+    }
+}
+
 impl Radiation {
-    /// Builds the model of `bodies` (the model's N bodies, file order) for step `dt`.
+    /// Builds the model of `bodies` (the model's N bodies, file order) for step `dt`, and says
+    /// which it is.
     pub fn new(
         bodies: &[BodyHydro],
         dt: f64,
         method: RadiationMethod,
         body_to_body: bool,
-    ) -> Result<Self, RadiationError> {
+    ) -> Result<(Self, RadiationChoice), RadiationError> {
         let keep = |r: usize, c: usize| body_to_body || r / 6 == c / 6;
         match method {
             RadiationMethod::Convolution { truncation, entry_tolerance } => {
                 let irf = irf(bodies, &keep)?;
-                Ok(Radiation::Convolution(DirectConvolution::with_tolerance(&irf, dt, truncation, entry_tolerance)?))
+                let model = DirectConvolution::with_tolerance(&irf, dt, truncation, entry_tolerance)?;
+                Ok((Radiation::Convolution(model), RadiationChoice::Convolution))
             }
             RadiationMethod::StateSpace { feedthrough } => {
                 let set = state_space(bodies, &keep)?;
-                Ok(Radiation::StateSpace(StateSpaceModel::new(&set, dt, feedthrough)?))
+                Ok((
+                    Radiation::StateSpace(StateSpaceModel::new(&set, dt, feedthrough)?),
+                    RadiationChoice::FileStateSpace,
+                ))
+            }
+            RadiationMethod::Identified { truncation, target, max_order } => {
+                let irf = irf(bodies, &keep)?;
+                let options = FitOptions { target, max_order, span: truncation };
+                match identify(&irf, &options) {
+                    Ok(id) => {
+                        let model = StateSpaceModel::new(&id.set, dt, Feedthrough::Ignored)?;
+                        let worst = id.worst().copied().unwrap_or(EntryFit { row: 0, col: 0, order: 0, quality: 1.0 });
+                        let choice = RadiationChoice::Identified {
+                            entries: id.fits.len(),
+                            states: id.states(),
+                            worst,
+                            span: id.span,
+                        };
+                        Ok((Radiation::StateSpace(model), choice))
+                    }
+                    Err(reason @ RadiationError::FitTarget { .. }) => {
+                        let model = DirectConvolution::new(&irf, dt, truncation)?;
+                        Ok((Radiation::Convolution(model), RadiationChoice::Fallback { reason }))
+                    }
+                    Err(other) => Err(other),
+                }
             }
         }
     }

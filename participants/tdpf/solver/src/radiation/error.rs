@@ -41,6 +41,24 @@ pub enum RadiationError {
         /// `truncation / dt`, rounded.
         lags: f64,
     },
+    /// The state-space identification of an IRF entry did not reach its fit target at any order
+    /// tried (a stable realisation with a real logarithm): the convolution has to be used.
+    #[error(
+        "the state-space fit of IRF entry ({row}, {col}) reached a quality of {quality:.5} (order {order}) below the \
+         target {target}"
+    )]
+    FitTarget {
+        /// Row of the entry.
+        row: usize,
+        /// Column of the entry.
+        col: usize,
+        /// Best quality reached (NaN: no stable order at all).
+        quality: f64,
+        /// The target.
+        target: f64,
+        /// Order of the best fit (0: none).
+        order: usize,
+    },
     /// Fewer than two IRF samples: nothing to interpolate between.
     #[error("the IRF needs at least two time samples, got {0}")]
     IrfTooShort(usize),

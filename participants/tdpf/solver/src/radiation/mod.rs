@@ -5,8 +5,9 @@
 //!
 //! Two interchangeable models for a fixed step `dt` (the coupling window), both behind
 //! [`RadiationModel`]: [`DirectConvolution`] (trapezoid sum over the resampled IRF, WEC-Sim's CIC
-//! manner) and [`StateSpaceModel`] (the file's per-entry realisations, discretised exactly with a
-//! first-order hold; cost independent of the IRF length).
+//! manner) and [`StateSpaceModel`] (per-entry realisations, discretised exactly with a
+//! first-order hold; cost independent of the IRF length). The realisations are the file's or our
+//! own, identified from the IRF by [`identify`] (ERA with order selection and a fit target).
 //!
 //! Time semantics, common to both: the k-th call of [`RadiationModel::push`] (k = 0, 1, …) records
 //! the velocity at `t_k = k·dt`; [`RadiationModel::force`] then returns `F_rad(t_k)`, the force
@@ -18,7 +19,9 @@ mod convolution;
 mod dot;
 mod error;
 mod foh;
+mod identify;
 mod kernel;
+mod logm;
 mod state_space;
 #[cfg(test)]
 mod tests;
@@ -26,6 +29,7 @@ mod tests;
 pub use convolution::DirectConvolution;
 pub use error::RadiationError;
 pub use foh::{discretise_foh, FohEntry};
+pub use identify::{identify, EntryFit, FitOptions, Identified};
 pub use kernel::Irf;
 pub use state_space::{Feedthrough, StateSpaceModel, StateSpaceSet};
 

@@ -20,7 +20,10 @@ from scipy.io import netcdf_file
 
 # (row, column) of the flap's 6 x 6 block, 0-based: surge-surge, pitch-pitch, surge-pitch.
 PAIRS = {"11": (0, 0), "55": (4, 4), "15": (0, 4)}
-TABLE_COLUMNS = ["omega_rad_per_s"] + [f"{q}{k}" for q in ("A", "B") for k in PAIRS] + ["X5_re", "X5_im"]
+TABLE_COLUMNS = ["omega_rad_per_s"] + [f"{q}{k}" for q in ("A", "B") for k in PAIRS] + ["X1_re", "X1_im", "X5_re", "X5_im"]
+# The hinge is ARM metres below the flap CG: a pitch theta about it moves the CG by ARM * theta in surge, so the
+# coefficients about the hinge are A55 + 2 ARM A15 + ARM^2 A11 (likewise B) and X5 + ARM X1.
+ARM = 5.0
 # The frequencies shown in docs/oswec.md (every one is on all three grids).
 SHOWN = [0.2, 0.52, 0.76, 1.0, 1.48, 2.04, 2.52, 3.0, 3.48, 3.96]
 
@@ -37,6 +40,8 @@ def generated(path):
             out["A" + k] = hc["added_mass/all"][i, j, :] * rho
             out["B" + k] = hc["radiation_damping/all"][i, j, :] * rho * w
         ex = hc["excitation"]
+        out["X1_re"] = ex["re"][0, 0, :] * rho * g
+        out["X1_im"] = ex["im"][0, 0, :] * rho * g
         out["X5_re"] = ex["re"][4, 0, :] * rho * g
         out["X5_im"] = ex["im"][4, 0, :] * rho * g
     return out
@@ -70,15 +75,21 @@ def nearest(grid, w0, what):
     return k
 
 
+def hinge(q11, q15, q55):
+    """A coefficient about the hinge from the flap's surge, coupling and pitch ones about the CG."""
+    return q55 + 2 * ARM * q15 + ARM**2 * q11
+
+
 def capytaine_x5(path):
-    """(omega, complex flap pitch excitation at heading 0 in BEMIO's e^{+iwt} convention)."""
+    """(omega, flap pitch excitation about the CG, flap surge excitation), heading 0, BEMIO's e^{+iwt}."""
     with netcdf_file(path, "r", mmap=False) as f:
         w = f.variables["omega"][:].copy()
         dirs = f.variables["wave_direction"][:].copy()
         ex = f.variables["excitation_force"][:].copy()  # (complex, omega, direction, dof)
         h = int(np.argmin(np.abs(dirs)))
-        x = ex[0, :, h, 4] + 1j * ex[1, :, h, 4]
-    return w, np.conj(x)  # Capytaine's e^{-iwt} -> e^{+iwt}
+        x5 = ex[0, :, h, 4] + 1j * ex[1, :, h, 4]
+        x1 = ex[0, :, h, 0] + 1j * ex[1, :, h, 0]
+    return w, np.conj(x5), np.conj(x1)  # Capytaine's e^{-iwt} -> e^{+iwt}
 
 
 def main():
@@ -97,26 +108,30 @@ def main():
                           "(SI; X5 per metre of wave amplitude, heading 0, exp(+iwt)); written by "
                           "hydro/scripts/compare_oswec.py --table\n" + ",".join(TABLE_COLUMNS))
     ww, ref = wamit(os.path.join(args.data, "wamit", "oswec.1"))
-    cw, cx = capytaine_x5(os.path.join(args.data, "capytaine", "oswec_hydrodynamics.nc"))
-    print("| omega [rad/s] | A55 ours / WAMIT [kg m2] | B55 ours / WAMIT [kg m2/s] | A11 | B11 | A15 | B15 "
-          "| abs(X5) ours / Capytaine set [N m/m] | phase X5 ours − set |")
-    print("|---" * 9 + "|")
+    cw, cx, cx1 = capytaine_x5(os.path.join(args.data, "capytaine", "oswec_hydrodynamics.nc"))
+    print("| omega [rad/s] | A hinge ours / WAMIT [kg m2] | B hinge ours / WAMIT [kg m2/s] | A55 | B55 | A11 | B11 "
+          "| A15 | B15 | abs(X hinge) ours / Capytaine set [N m/m] | phase X hinge ours − set | abs(X5) | phase X5 |")
+    print("|---" * 13 + "|")
     for w0 in SHOWN:
         f = nearest(w, w0, "the generated file")
         c = nearest(cw, w0, "the Capytaine set")
         m = nearest(ww, w0, "the WAMIT run")
+        pct = lambda o, r: f"{100 * (o - r) / abs(r):+.1f} %"  # noqa: E731
         cells = [f"{w[f]:.2f}"]
-        order = [("A", "55"), ("B", "55"), ("A", "11"), ("B", "11"), ("A", "15"), ("B", "15")]
-        for q, k in order:
+        for q, k in (("A", 0), ("B", 1)):
+            o = hinge(gen[q + "11"][f], gen[q + "15"][f], gen[q + "55"][f])
+            r = hinge(*(ref[ij][k][m] for ij in ((1, 1), (1, 5), (5, 5))))
+            cells.append(f"{o:.4g} / {r:.4g} ({pct(o, r)})")
+        for q, k in (("A", "55"), ("B", "55"), ("A", "11"), ("B", "11"), ("A", "15"), ("B", "15")):
             i, j = PAIRS[k]
-            r = ref[(i + 1, j + 1)][0 if q == "A" else 1][m]
-            ours = gen[q + k][f]
-            text = f"{ours:.4g} / {r:.4g} ({100 * (ours - r) / abs(r):+.1f} %)" if k == "55" else \
-                f"{100 * (ours - r) / abs(r):+.1f} %"
-            cells.append(text)
-        x = gen["X5_re"][f] + 1j * gen["X5_im"][f]
-        cells.append(f"{abs(x):.4g} / {abs(cx[c]):.4g} ({100 * (abs(x) - abs(cx[c])) / abs(cx[c]):+.1f} %)")
-        cells.append(f"{np.degrees(np.angle(x / cx[c])):+.1f} deg")
+            cells.append(pct(gen[q + k][f], ref[(i + 1, j + 1)][0 if q == "A" else 1][m]))
+        x5 = gen["X5_re"][f] + 1j * gen["X5_im"][f]
+        xh = x5 + ARM * (gen["X1_re"][f] + 1j * gen["X1_im"][f])
+        rh = cx[c] + ARM * cx1[c]
+        cells.append(f"{abs(xh):.4g} / {abs(rh):.4g} ({pct(abs(xh), abs(rh))})")
+        cells.append(f"{np.degrees(np.angle(xh / rh)):+.1f} deg")
+        cells.append(pct(abs(x5), abs(cx[c])))
+        cells.append(f"{np.degrees(np.angle(x5 / cx[c])):+.1f} deg")
         print("| " + " | ".join(cells) + " |")
 
 

@@ -53,7 +53,7 @@ def refine(vertices, faces, panel):
     vertices = [np.asarray(v, dtype=float) for v in vertices]
     stack = []
     for f in faces:
-        f = list(f)
+        f = list(dict.fromkeys(f))  # Capytaine stores a triangle as the quad (a, b, c, c)
         stack.extend([f] if len(f) == 3 else [[f[0], f[1], f[2]], [f[0], f[2], f[3]]])
     out = []
     while stack:

@@ -268,7 +268,7 @@ def test_stl_box_read_merged_closed_and_clipped(tmp_path, writer):
     assert len(vertices) == 8 and len(faces) == 12
     assert_closed_and_oriented([list(f) for f in faces])
 
-    hull, lid = meshes.load_closed_mesh(path, lid_panel=0.5)
+    hull, lid, _ = meshes.load_closed_mesh(path, lid_panel=0.5)
     assert np.max(np.asarray(hull.vertices)[:, 2]) <= 1e-12
     h = meshes.mesh_hydrostatics(hull)
     # Immersed part: x 1..3, y -2..1, z -3..0.  Planar faces and area centroids make all of these exact.
@@ -304,7 +304,7 @@ def test_obj_hexagonal_prism_with_polygon_caps_and_relative_indices(tmp_path):
     assert len(faces) == 2 * 4 + 6
     assert_closed_and_oriented([list(f) for f in faces])
 
-    hull, _ = meshes.load_closed_mesh(path, lid_panel=0.5)
+    hull, _, _ = meshes.load_closed_mesh(path, lid_panel=0.5)
     h = meshes.mesh_hydrostatics(hull)
     hexagon = 3 * math.sqrt(3) / 2
     assert h["volume"] == pytest.approx(hexagon * 2.0, rel=ROUNDING)
@@ -321,9 +321,32 @@ def test_mesh_above_water_and_inverted_normals_are_errors(tmp_path):
 
     inverted = tmp_path / "inverted.stl"
     write_ascii_stl(inverted, [(a, c, b) for a, b, c in box_triangles()])
-    hull, _ = meshes.load_closed_mesh(inverted)
+    hull, _, _ = meshes.load_closed_mesh(inverted)
     with pytest.raises(ValueError, match="encloses no volume"):
         meshes.mesh_hydrostatics(hull)
+
+
+def test_offset_refine_and_dry_faces_of_a_submerged_box(tmp_path):
+    # The box of box_triangles() (x 1..3, y -2..1, z -3..1) lowered by 5 m: fully submerged, z -8..-4.
+    path = tmp_path / "box.stl"
+    write_ascii_stl(path, box_triangles())
+    hull, lid, closed = meshes.load_closed_mesh(path, offset=[0, 0, -5], panel=0.6, dry_faces_at_z=[-8.0])
+    assert lid is None  # nothing pierces the surface
+    # Refinement: every edge <= 0.6 m; the closed surface's area is unchanged (bisection is exact).
+    v, f = np.asarray(closed.vertices), np.asarray(closed.faces)
+    edges = np.linalg.norm(v[f] - v[np.roll(f, 1, axis=1)], axis=2)
+    assert edges.max() <= 0.6 + 1e-12
+    area = 2 * (2 * 3 + 2 * 4 + 3 * 4)
+    assert float(np.sum(closed.faces_areas)) == pytest.approx(area, rel=1e-12)
+    # The bottom (2 m x 3 m at z = -8) is left out of the BEM hull, kept in the closed one.
+    assert float(np.sum(hull.faces_areas)) == pytest.approx(area - 6.0, rel=1e-12)
+    assert np.min(np.asarray(hull.faces_centers)[:, 2]) > -8.0
+    h = meshes.mesh_hydrostatics(closed)
+    assert h["volume"] == pytest.approx(24.0, rel=1e-12)
+    assert h["cb"] == pytest.approx([2.0, -0.5, -6.0], rel=1e-12)
+    assert h["awp"] == pytest.approx(0.0, abs=1e-9)
+    with pytest.raises(ValueError, match="no horizontal face"):
+        meshes.load_closed_mesh(path, offset=[0, 0, -5], dry_faces_at_z=[-7.5])
 
 
 def test_truncated_stl_is_rejected(tmp_path):

@@ -49,8 +49,10 @@ def build(entry, kinds, sectors, lid_panel):
     cg = np.asarray(entry["cg"], dtype=float)
     dofs = cpt.rigid_body_dofs(rotation_center=cg)
     if entry["kind"] == "mesh":
-        hull, lid = meshes.load_closed_mesh(entry["file"], lid_panel=entry.get("lid_panel", lid_panel))
-        hydro = meshes.mesh_hydrostatics(hull)
+        hull, lid, closed = meshes.load_closed_mesh(
+            entry["file"], lid_panel=entry.get("lid_panel", lid_panel), offset=entry.get("offset"),
+            panel=entry.get("panel"), dry_faces_at_z=entry.get("dry_faces_at_z"))
+        hydro = meshes.mesh_hydrostatics(closed)
         symmetric = False
     else:
         shape = _axisymmetric(entry, kinds)

@@ -235,6 +235,13 @@ pub struct Body {
     /// Closed mesh file (.stl, .obj, …), relative to the description file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<PathBuf>,
+    /// Mesh file: added to every vertex (m), for files written in body coordinates (e.g. about the CG).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<[f64; 3]>,
+    /// Mesh file: heights (m, global) whose horizontal faces are not wetted (standing on the sea
+    /// floor, or touching another body), left out of the BEM mesh but kept for the hydrostatics.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dry_faces_at_z: Option<Vec<f64>>,
 }
 
 impl Body {
@@ -245,7 +252,7 @@ impl Body {
             Kind::Rm3Spar => (&[], &["dims", "plate_panel"]),
             Kind::Sphere => (&["radius"], &["center_z"]),
             Kind::Cylinder => (&["radius", "draft"], &[]),
-            Kind::Mesh => (&["file"], &[]),
+            Kind::Mesh => (&["file"], &["offset", "dry_faces_at_z"]),
         }
     }
 
@@ -257,6 +264,8 @@ impl Body {
             ("center_z", self.center_z.is_some()),
             ("draft", self.draft.is_some()),
             ("file", self.file.is_some()),
+            ("offset", self.offset.is_some()),
+            ("dry_faces_at_z", self.dry_faces_at_z.is_some()),
         ];
         keys.iter().filter(|(_, p)| *p).map(|(k, _)| *k).collect()
     }
@@ -317,6 +326,12 @@ impl Body {
         }
         if self.cg.iter().any(|v| !v.is_finite()) {
             return Err("`cg` must be three finite numbers".into());
+        }
+        if self.offset.is_some_and(|o| o.iter().any(|v| !v.is_finite())) {
+            return Err("`offset` must be three finite numbers (metres added to the file's coordinates)".into());
+        }
+        if self.dry_faces_at_z.as_ref().is_some_and(|z| z.is_empty() || z.iter().any(|v| !v.is_finite())) {
+            return Err("`dry_faces_at_z` must be a list of heights in metres, e.g. [-10.9]".into());
         }
         Ok(())
     }

@@ -81,7 +81,7 @@ impl HeatMap {
         })
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String>
+    fn draw<'a, DB: DrawingBackend>(&'a self, root: &DrawingArea<DB, Shift>) -> Result<(), String>
     where
         DB::ErrorType: 'static,
     {
@@ -91,39 +91,38 @@ impl HeatMap {
         let body = root.titled(&self.title, (font::FAMILY, 24)).map_err(e)?;
         let (w, _) = body.dim_in_pixel();
         let (cells, bar) = body.split_horizontally(w.saturating_sub(170));
-        let (nx, ny) = (self.columns.len() as i32, self.rows.len() as i32);
+        let (xs, ys) = (&self.columns[..], &self.rows[..]);
         let mut c = ChartBuilder::on(&cells)
             .margin(15)
             .x_label_area_size(55)
             .y_label_area_size(80)
-            .build_cartesian_2d((0..nx).into_segmented(), (0..ny).into_segmented())
+            .build_cartesian_2d(xs.into_segmented(), ys.into_segmented())
             .map_err(e)?;
-        let category = |labels: &[String], v: &SegmentValue<i32>| match v {
-            SegmentValue::CenterOf(i) => labels.get(*i as usize).cloned().unwrap_or_default(),
+        let category = |v: &SegmentValue<&String>| match v {
+            SegmentValue::CenterOf(s) => s.to_string(),
             _ => String::new(),
         };
-        let xl = |v: &SegmentValue<i32>| category(&self.columns, v);
-        let yl = |v: &SegmentValue<i32>| category(&self.rows, v);
         c.configure_mesh()
             .disable_mesh()
             .x_desc(self.x_label.as_str())
             .y_desc(self.y_label.as_str())
             .x_labels(self.columns.len())
             .y_labels(self.rows.len())
-            .x_label_formatter(&xl)
-            .y_label_formatter(&yl)
+            .x_label_formatter(&category)
+            .y_label_formatter(&category)
             .label_style((font::FAMILY, 16))
             .axis_desc_style((font::FAMILY, 18))
             .draw()
             .map_err(e)?;
+        // A cell spans from its category's left (lower) edge to the next one's, the last to the end.
+        let edge = |labels: &'a [String], k: usize| match labels.get(k) {
+            Some(l) => SegmentValue::Exact(l),
+            None => SegmentValue::Last,
+        };
         for (j, row) in self.values.iter().enumerate() {
             for (i, v) in row.iter().enumerate() {
-                let (i, j) = (i as i32, j as i32);
-                let corners = [
-                    (SegmentValue::Exact(i), SegmentValue::Exact(j)),
-                    (SegmentValue::Exact(i + 1), SegmentValue::Exact(j + 1)),
-                ];
-                let centre = (SegmentValue::CenterOf(i), SegmentValue::CenterOf(j));
+                let corners = [(edge(xs, i), edge(ys, j)), (edge(xs, i + 1), edge(ys, j + 1))];
+                let centre = (SegmentValue::CenterOf(&xs[i]), SegmentValue::CenterOf(&ys[j]));
                 let (fill, text, ink) = match v {
                     Some(v) if v.is_finite() => {
                         let f = colour((v - lo) / (hi - lo));
@@ -240,6 +239,11 @@ mod tests {
         let p = dir.path().join("m.png");
         map().write_png(&p).unwrap();
         assert_eq!(&std::fs::read(&p).unwrap()[1..4], b"PNG");
+        // One column (a grid of one axis) draws too.
+        let mut one = map();
+        one.columns = vec![String::new()];
+        one.values = vec![vec![Some(1.0)], vec![Some(2.0)]];
+        one.write_png(&p).unwrap();
         let mut none = map();
         none.values = vec![vec![None; 3]; 2];
         assert!(none.to_svg().unwrap_err().to_string().contains("no entry has a value"));

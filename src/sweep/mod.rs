@@ -369,7 +369,7 @@ fn first_error(log: &Path) -> String {
 fn report(grid: &grid::Grid, results: &[CellResult], written: &[PathBuf]) {
     let count = |f: fn(&Status) -> bool| results.iter().filter(|c| f(&c.status)).count();
     say(format_args!(
-        "{} cells: {} run, {} finished before, {} failed, {} interrupted (power of `{}`)",
+        "{} cells: {} finished now, {} finished before, {} failed, {} interrupted (power of `{}`)",
         results.len(),
         count(|s| matches!(s, Status::Done(_))),
         count(|s| matches!(s, Status::Resumed(_))),

@@ -81,7 +81,7 @@ impl HeatMap {
         })
     }
 
-    fn draw<'a, DB: DrawingBackend>(&'a self, root: &DrawingArea<DB, Shift>) -> Result<(), String>
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String>
     where
         DB::ErrorType: 'static,
     {
@@ -114,11 +114,6 @@ impl HeatMap {
             .axis_desc_style((font::FAMILY, 18))
             .draw()
             .map_err(e)?;
-        // A cell spans from its category's left (lower) edge to the next one's, the last to the end.
-        let edge = |labels: &'a [String], k: usize| match labels.get(k) {
-            Some(l) => SegmentValue::Exact(l),
-            None => SegmentValue::Last,
-        };
         for (j, row) in self.values.iter().enumerate() {
             for (i, v) in row.iter().enumerate() {
                 let corners = [(edge(xs, i), edge(ys, j)), (edge(xs, i + 1), edge(ys, j + 1))];
@@ -174,6 +169,15 @@ impl HeatMap {
         }))
         .map_err(e)?;
         Ok(())
+    }
+}
+
+/// Where cell `k` of `labels` begins: its category's left (lower) edge, or the axis end after
+/// the last one.
+fn edge(labels: &[String], k: usize) -> SegmentValue<&String> {
+    match labels.get(k) {
+        Some(l) => SegmentValue::Exact(l),
+        None => SegmentValue::Last,
     }
 }
 

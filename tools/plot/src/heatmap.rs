@@ -134,7 +134,8 @@ impl HeatMap {
                         plotters::style::text_anchor::VPos::Center,
                     ),
                 );
-                c.draw_series(std::iter::once(Text::new(text, centre, style))).map_err(e)?;
+                // In pixels on the whole figure: the text needs no chart coordinates of its own.
+                root.draw_text(&text, &style, c.backend_coord(&centre)).map_err(e)?;
             }
         }
         self.draw_bar(&bar, lo, hi)

@@ -25,16 +25,22 @@ impl log::Log for Capture {
 
 static LINES: Capture = Capture(Mutex::new(Vec::new()));
 
-/// The first executable `name` on PATH.
-fn which(name: &str) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(name)).find(|p| p.is_file())
+/// The interpreter `python3` runs as (a shim such as pyenv's is a script that needs the
+/// original PATH; its interpreter does not).
+fn python3() -> PathBuf {
+    let out = std::process::Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .expect("python3 on PATH (the module host's tests need it)");
+    PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
 }
 
 #[test]
 fn python_missing_falls_back_to_python3_with_a_log_line() {
     log::set_logger(&LINES).unwrap();
     log::set_max_level(log::LevelFilter::Info);
-    let python3 = which("python3").expect("python3 on PATH (the module host's tests need it)");
+    let python3 = python3();
+    assert!(python3.is_file(), "{}", python3.display());
     // A PATH with a `python3` and no `python`.
     let bin = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink(&python3, bin.path().join("python3")).unwrap();

@@ -43,6 +43,9 @@ pub struct CellResult {
     pub status: Status,
 }
 
+/// Entries by row and column; `None` where a cell has no figure.
+type Matrix = Vec<Vec<Option<f64>>>;
+
 /// A value as a category label and in folder names: plain decimals, never an exponent
 /// (`1000`, `0.5`).
 pub fn label(v: f64) -> String {
@@ -71,7 +74,7 @@ pub fn write(grid: &Grid, title: &str, cells: &[CellResult], out: &Path) -> Resu
     };
     let span = cells.iter().find_map(|c| c.status.figures().map(|f| f.span));
     let over = span.map(|(a, b)| format!(", t from {a:.3} to {b:.3} s")).unwrap_or_default();
-    let mut figures: Vec<(&str, String, String, Vec<Vec<Option<f64>>>)> = vec![(
+    let mut figures: Vec<(&str, String, String, Matrix)> = vec![(
         "mean_power_W",
         format!("mean absorbed power of `{}` [W]{over}", grid.power_link),
         "mean absorbed power [kW]".into(),

@@ -17,6 +17,7 @@ mod run;
 mod run_lock;
 mod stop;
 mod supervise;
+mod sweep;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -69,6 +70,28 @@ enum Cmd {
         #[arg(long, value_name = "BACKEND")]
         backend: Option<Backend>,
     },
+    /// Run a grid of cells of a case (sea states, PTO coefficients) and write their matrix
+    ///
+    /// Each cell sets the grid file's numbers in its own copy of the case (under
+    /// OUTPUT/cells/<cell>/: its own exchange directory, output, module processes and ports) and
+    /// runs it with `tidelink run`, `--jobs` cells at once. A cell that finished (its
+    /// `done.json`, written last) is not rerun by a later sweep with the same settings. Writes
+    /// the mean absorbed power (and the heave RMS) as compact CSV matrices, `cells.csv` and
+    /// labelled heat maps (PNG). A failed cell is reported with its reason and folder; the
+    /// others' results stay. Exits 0 when every cell finished, 1 when one failed. See
+    /// docs/campaigns.md.
+    Sweep {
+        /// The case directory (or its tidelink.yaml).
+        case: PathBuf,
+        /// The grid file (YAML: rows, columns, duration, figures).
+        grid: PathBuf,
+        /// Cells run at once.
+        #[arg(short, long, default_value_t = 1)]
+        jobs: usize,
+        /// The output folder (default: beside the grid file, `<grid name>-sweep`).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// Generate a BEMIO hydrodynamic file with Capytaine from a YAML description
     ///
     /// Installs its Python environment on first use (pinned capytaine, h5py, scipy) and caches
@@ -87,6 +110,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<u8> = match cli.command {
         Cmd::Run { case } => run::run(&case),
+        Cmd::Sweep { case, grid, jobs, output } => sweep::run(&sweep::Options { case, grid, output, jobs }),
         Cmd::Check { case, backend } => Ok(if check_command(&case, backend) { 0 } else { 1 }),
         Cmd::Hydro { description, output } => hydro::generate(&description, output.as_deref()).map(|p| {
             println!("{}", p.display());

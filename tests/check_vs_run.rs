@@ -138,6 +138,17 @@ fn check_and_start_agree_on_broken_model_solver_mesh_and_xml_files() {
         sd("negative time step", "Solid", &[("solid/solver.yaml", "time_step: 1e-3", "time_step: -1e-3")], ("solid/solver.yaml", 5), "`time_step` must be positive, got -0.001"),
         sd("integrator RK4", "Solid", &[("solid/solver.yaml", "type: Euler_implicit_linearized", "type: RK4")], ("solid/solver.yaml", 3), "integrator type `RK4` is not implemented"),
         sd(
+            "external_pto_file and external_pto both set",
+            "Solid",
+            &[(
+                "solid/model.yaml",
+                "  angle_degrees: true\n",
+                "  angle_degrees: true\n  external_pto_file: pto.yaml\n  external_pto: {link: pto, command: [sh]}\n",
+            )],
+            ("solid/model.yaml", 7),
+            "`external_pto` and `external_pto_file` (line 6) are both set; keep one",
+        ),
+        sd(
             "unknown model key",
             "Solid",
             &[("solid/model.yaml", "      mass: 3.62\n", "      mass: 3.62\n      colour: red\n")],

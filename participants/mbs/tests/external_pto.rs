@@ -130,6 +130,28 @@ fn a_repeated_window_asks_a_stateless_module_nothing_new() {
     assert_eq!(counted(1), (2.0, 3.0, 4.0));
 }
 
+/// `rich_state: false` sends the lean state (`kind: pto`, displacement and velocity) and the
+/// default the 17 channels of a TSDA (`kind: pto_tsda`): the test module answers 1000 for the
+/// lean kind plus the number of inputs it received.
+#[test]
+fn rich_state_false_sends_the_lean_state() {
+    let answer = |rich: &str| {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../pto/host/tests/modules/faulty_module.py");
+        let yaml =
+            model(0.0, &external("", "count_inputs: true").replace("combine_native", &format!("{rich}combine_native")))
+                .replace(&examples().join("").display().to_string(), &script.display().to_string());
+        let mut a = adapter(&yaml);
+        a.start_external_modules().unwrap();
+        a.advance(0.0, 0.01).unwrap();
+        let out = a.system_mut().forces.find_mut::<ExternalLink>("pto").unwrap().external_force();
+        a.finish().unwrap();
+        out
+    };
+    assert_eq!(answer(""), 17.0);
+    assert_eq!(answer("rich_state: true\n      "), 17.0);
+    assert_eq!(answer("rich_state: false\n      "), 1002.0);
+}
+
 #[test]
 fn a_replaced_native_law_warns_and_yaml_errors_name_the_line() {
     let yaml =

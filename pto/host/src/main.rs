@@ -1,6 +1,7 @@
-//! `tidelink-pto replay MODULE TRACE.csv`: drives an external module with a recorded
-//! (time, displacement, velocity) trace, through the protocol, and reports force, absorbed
-//! power, energy and saturation events (docs/external-modules.md).
+//! `tidelink-pto replay MODULE TRACE.csv [TRACE.csv …]`: drives an external module with recorded
+//! (time, displacement, velocity) traces, through the protocol, and reports force, absorbed
+//! power, energy and saturation events (docs/external-modules.md); several traces share the
+//! module process, with `reset` between them.
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -8,7 +9,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use tidelink_mbs_solver::external::LEAN_CHANNELS;
 use tidelink_mbs_solver::ExternalLaw;
-use tidelink_pto::replay::{read_trace, replay, LinkKind};
+use tidelink_pto::replay::{read_trace, replay_each, LinkKind};
 use tidelink_pto::{ModuleClient, ModuleSpec};
 
 #[derive(Parser)]
@@ -20,14 +21,17 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Replays a (time, displacement, velocity) trace through a module; rows as CSV on stdout
+    /// Replays (time, displacement, velocity) traces through a module; rows as CSV on stdout
     /// (time, displacement, velocity, force, power, energy, saturated; units in the header),
-    /// totals on stderr.
+    /// totals on stderr. Several traces share one module process, which gets `reset` before
+    /// each trace but the first.
     Replay {
         /// The module: a `.py` file (run with python3) or, with --command, ignored.
         module: PathBuf,
-        /// CSV rows time,displacement,velocity (a header line is skipped).
-        trace: PathBuf,
+        /// CSV rows time,displacement,velocity (a header line is skipped); several are replayed
+        /// in turn.
+        #[arg(required = true, num_args = 1..)]
+        traces: Vec<PathBuf>,
         /// The module's `config`, as JSON (e.g. '{"damping": 1.2e6}').
         #[arg(long, default_value = "{}")]
         config: String,
@@ -44,7 +48,8 @@ enum Cmd {
         /// Reply timeout (ms).
         #[arg(long, default_value_t = 20_000)]
         timeout_ms: u64,
-        /// Write the rows to this file instead of stdout.
+        /// Write the rows to this file instead of stdout (with several traces: a folder, one
+        /// `<trace name>.csv` each).
         #[arg(long, short)]
         output: Option<PathBuf>,
     },
@@ -61,13 +66,14 @@ fn main() -> std::process::ExitCode {
 }
 
 fn run() -> Result<()> {
-    let Cmd::Replay { module, trace, config, command, link, limit, timeout_ms, output } = Cli::parse().command;
+    let Cmd::Replay { module, traces, config, command, link, limit, timeout_ms, output } = Cli::parse().command;
     let config: serde_json::Value = serde_json::from_str(&config).context("--config is not JSON")?;
     let limit = limit.or_else(|| config.get("f_max").and_then(|v| v.as_f64()));
     let command = if command.is_empty() { vec!["python3".into(), module.display().to_string()] } else { command };
-    let rows = read_trace(&trace)?;
+    let rows = traces.iter().map(|t| read_trace(t)).collect::<Result<Vec<_>, _>>()?;
+    let names: Vec<String> = traces.iter().map(|t| t.display().to_string()).collect();
     let mut client = ModuleClient::new(ModuleSpec {
-        label: format!("replay of {}", trace.display()),
+        label: format!("replay of {}", names.join(", ")),
         command,
         dir: std::env::current_dir()?,
         kind: "pto".into(),
@@ -76,22 +82,38 @@ fn run() -> Result<()> {
         timeout: Duration::from_millis(timeout_ms),
         config,
     });
-    let dt = rows.get(1).map_or(0.0, |r| r[0] - rows[0][0]);
+    let dt = rows[0].get(1).map_or(0.0, |r| r[0] - rows[0][0][0]);
     client.start(dt)?;
-    let result = replay(&mut client, &rows, limit)?;
+    let results = replay_each(&mut client, &rows, limit)?;
     client.shutdown()?;
-    let csv = result.to_csv(link);
-    match output {
-        Some(p) => std::fs::write(&p, csv).with_context(|| format!("writing {}", p.display()))?,
-        None => print!("{csv}"),
+    let several = traces.len() > 1;
+    if let (true, Some(dir)) = (several, &output) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating the folder {}", dir.display()))?;
     }
-    eprintln!(
-        "rows {}, energy {:.6e} J, mean absorbed power {:.6e} W, saturation events {}{}",
-        result.rows.len(),
-        result.energy(),
-        result.mean_power(),
-        result.saturation_events(),
-        limit.map(|l| format!(" (limit {l})")).unwrap_or_default()
-    );
+    let mut stdout = String::new();
+    for ((trace, name), result) in traces.iter().zip(&names).zip(&results) {
+        let csv = result.to_csv(link);
+        match (&output, several) {
+            (Some(p), false) => std::fs::write(p, csv).with_context(|| format!("writing {}", p.display()))?,
+            (Some(dir), true) => {
+                let stem =
+                    trace.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "trace".into());
+                let p = dir.join(format!("{stem}.csv"));
+                std::fs::write(&p, csv).with_context(|| format!("writing {}", p.display()))?;
+            }
+            (None, false) => stdout.push_str(&csv),
+            (None, true) => stdout.push_str(&format!("# trace {name}\n{csv}")),
+        }
+        eprintln!(
+            "{}rows {}, energy {:.6e} J, mean absorbed power {:.6e} W, saturation events {}{}",
+            if several { format!("{name}: ") } else { String::new() },
+            result.rows.len(),
+            result.energy(),
+            result.mean_power(),
+            result.saturation_events(),
+            limit.map(|l| format!(" (limit {l})")).unwrap_or_default()
+        );
+    }
+    print!("{stdout}");
     Ok(())
 }

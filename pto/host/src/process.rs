@@ -286,6 +286,7 @@ impl Launched {
             Err(e) if e.kind() == io::ErrorKind::NotFound && argv[0] == "python" => {
                 let mut again = argv.clone();
                 again[0] = "python3".into();
+                log::info!("`python` is not found on PATH; starting the module with `python3`: {}", again.join(" "));
                 start(&again, port, &token)
             }
             other => other,

@@ -1,7 +1,8 @@
 //! Replay: a module driven by a recorded (time, displacement, velocity) trace through the same
 //! client and protocol as a run (lean state, `kind: pto`), each row an accepted step (evaluate,
 //! then commit), reporting the force, the absorbed power `P = −F·v`, the cumulative energy
-//! (trapezoidal rule over the rows) and the rows where the force sits at a limit.
+//! (trapezoidal rule over the rows) and the rows where the force sits at a limit. Several traces
+//! share one module process, with `reset` between them ([`replay_each`]).
 
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -189,6 +190,24 @@ pub fn read_trace(path: &Path) -> Result<Vec<[f64; 3]>, ReplayError> {
         return Err(ReplayError::Empty { path });
     }
     Ok(rows)
+}
+
+/// Drives one module process through several traces, each as if the module were fresh: `reset`
+/// is sent before every trace but the first (the module process and its connection are
+/// reused, so an interpreter that is slow to start, MATLAB above all, starts once).
+pub fn replay_each(
+    module: &mut dyn ExternalLaw,
+    traces: &[Vec<[f64; 3]>],
+    limit: Option<f64>,
+) -> Result<Vec<Replay>, ReplayError> {
+    let mut all = Vec::with_capacity(traces.len());
+    for (i, trace) in traces.iter().enumerate() {
+        if i > 0 {
+            module.reset()?;
+        }
+        all.push(replay(module, trace, limit)?);
+    }
+    Ok(all)
 }
 
 /// Drives `module` through `trace`; `limit` marks rows whose `|F|` reaches it.

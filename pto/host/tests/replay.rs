@@ -6,15 +6,15 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tidelink_mbs_solver::ExternalLaw;
-use tidelink_pto::replay::{read_trace, replay, Replay};
+use tidelink_pto::replay::{read_trace, replay, replay_each, Replay};
 use tidelink_pto::{ModuleClient, ModuleSpec};
 
 fn module(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples").join(name)
 }
 
-fn run(name: &str, config: serde_json::Value, trace: &[[f64; 3]], limit: Option<f64>) -> Replay {
-    let mut c = ModuleClient::new(ModuleSpec {
+fn client(name: &str, config: serde_json::Value) -> ModuleClient {
+    ModuleClient::new(ModuleSpec {
         label: format!("replay of {name}"),
         command: vec!["python3".into(), module(name).display().to_string()],
         dir: PathBuf::from("."),
@@ -23,7 +23,11 @@ fn run(name: &str, config: serde_json::Value, trace: &[[f64; 3]], limit: Option<
         n_outputs: 1,
         timeout: Duration::from_secs(20),
         config,
-    });
+    })
+}
+
+fn run(name: &str, config: serde_json::Value, trace: &[[f64; 3]], limit: Option<f64>) -> Replay {
+    let mut c = client(name, config);
     let r = replay(&mut c, trace, limit).unwrap();
     c.shutdown().unwrap();
     r
@@ -73,6 +77,32 @@ fn adaptive_damping_ramps_clamps_and_saturates() {
     assert!(close(r.energy(), energy, 1e-12), "{} vs {energy}", r.energy());
 }
 
+/// `reset` returns the adaptive module to its initial state in the same process: a trace
+/// replayed after it gives the first replay's forces bit for bit, although the first replay
+/// moved the coefficient (from c0 = 100 to the clamp at 150, by the law above), and without
+/// it the same trace meets the adapted coefficient instead.
+#[test]
+fn reset_returns_the_adaptive_module_to_its_initial_state() {
+    let (v, dt) = (2.0, 0.1);
+    let trace: Vec<[f64; 3]> = (0..15).map(|n| [n as f64 * dt, v * n as f64 * dt, v]).collect();
+    let cfg = json!({"damping": 100.0, "gain": 0.5, "v_ref": 1.0, "c_min": 50.0, "c_max": 150.0, "f_max": 1e9});
+    let forces = |r: &Replay| r.rows.iter().map(|row| row.force).collect::<Vec<_>>();
+    let mut c = client("adaptive_damping_pto.py", cfg);
+    let pid = {
+        c.start(dt).unwrap();
+        c.pid()
+    };
+    let both = replay_each(&mut c, &[trace.clone(), trace.clone()], None).unwrap();
+    assert_eq!(c.pid(), pid, "the module process was replaced, not reset");
+    // The first replay starts at c0 (F = −c0 v) and ends at the clamp (F = −c_max v).
+    assert_eq!((both[0].rows[0].force, both[0].rows[14].force), (-200.0, -300.0));
+    assert_eq!(forces(&both[1]), forces(&both[0]), "after reset the module did not start from c0");
+    // Without reset the third pass starts where the second ended: at the clamp.
+    let again = replay(&mut c, &trace, None).unwrap();
+    assert_eq!(again.rows[0].force, -300.0);
+    c.shutdown().unwrap();
+}
+
 #[test]
 fn hydraulic_accumulator_follows_the_gas_law() {
     // Constant v: V(t) = V0 − A v t exactly, p = p0 (V0/V)^γ, F = −A (p − p0) − c v.
@@ -119,6 +149,19 @@ fn the_command_line_harness_reads_a_trace_file_and_reports() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(stdout.lines().nth(3), Some("1,1,1,-10,10,10,1"), "{stdout}");
+    // Two traces through one module process: a block each, named.
+    let second = dir.path().join("second.csv");
+    std::fs::write(&second, "0,0,2\n1,2,2\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tidelink-pto"))
+        .args(["replay", &module("linear_damper_pto.py").display().to_string()])
+        .args([&trace, &second])
+        .args(["--config", r#"{"damping": 10}"#])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("# trace ")).count(), 2, "{stdout}");
+    assert_eq!(stdout.lines().last(), Some("1,2,2,-20,40,40,0"), "{stdout}");
     std::fs::write(&trace, "0,0,1\n0,1,1\n").unwrap();
     let e = read_trace(&trace).unwrap_err().to_string();
     assert!(e.contains(":2: time 0 does not increase"), "{e}");

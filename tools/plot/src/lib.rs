@@ -6,11 +6,15 @@
 //! licence, free to redistribute), so charts render on a machine without system fonts. The
 //! same chart renders to SVG ([`Chart::to_svg`]), where its text stays text: tests look for the
 //! title, labels and legend entries there ([`Chart::missing_texts`]), so text cannot vanish
-//! from a plot unnoticed.
+//! from a plot unnoticed. [`HeatMap`] draws a matrix (a power matrix, say) the same way, with a
+//! colour bar.
 #![warn(missing_docs)]
 
 mod draw;
 mod font;
+mod heatmap;
+
+pub use heatmap::HeatMap;
 
 use std::path::{Path, PathBuf};
 

@@ -14,7 +14,8 @@ With --connect-late it waits half a second before connecting (a stranger gets th
 with --no-hello it skips the hello (a module of protocol 1).
 config.n_states is what it reports at initialize (default 0); with config.count_lifecycle,
 evaluate answers the number of commit and rollback requests received so far instead, and with
-config.count_evaluations the number of evaluate requests (this one included).
+config.count_evaluations the number of evaluate requests (this one included); with
+config.count_inputs, 1000 for a lean `kind` ("pto") plus the number of inputs received.
 """
 
 import os
@@ -37,12 +38,13 @@ def main():
     sock = socket.create_connection(("127.0.0.1", port))
     if "--no-hello" not in sys.argv:
         sock.sendall(encode_frame(hello(os.environ[TOKEN_ENV])))
-    cfg, n, lifecycle = {}, 0, 0
+    cfg, n, lifecycle, kind = {}, 0, 0, None
     while True:
         msg = read_frame(sock)
         op = msg["op"]
         if op == "initialize":
             cfg = msg["config"]
+            kind = msg["kind"]
             reply = {"status": "ok", "name": "Faulty", "version": "0.1", "n_states": cfg.get("n_states", 0)}
             if cfg.get("fault") == "no_n_states":
                 del reply["n_states"]
@@ -66,6 +68,9 @@ def main():
                     pass
             elif cfg.get("count_evaluations"):
                 sock.sendall(encode_frame({"status": "ok", "out": [float(n)]}))
+            elif cfg.get("count_inputs"):
+                lean = 1000.0 if kind == "pto" else 0.0
+                sock.sendall(encode_frame({"status": "ok", "out": [lean + len(msg["in"])]}))
             elif cfg.get("count_lifecycle"):
                 sock.sendall(encode_frame({"status": "ok", "out": [float(lifecycle)]}))
             else:

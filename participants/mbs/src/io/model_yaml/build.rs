@@ -148,8 +148,10 @@ pub(super) fn build(
         build_joints(&m.joints, &ctx, &mut joints, &mut errors);
         build_forces(&m.tsdas, &m.rsdas, &ctx, &mut forces, &mut errors);
         warn_negative_coefficients(&m.tsdas, &m.rsdas, &ctx, &mut warnings);
+        let from_file = super::external_file::load(&m, lines, dir, &mut errors);
         if !errors.has_errors() {
-            super::external::attach(&m.external_ptos, lines, dir, &mut forces, &mut warnings, &mut errors);
+            let placed = super::external_file::placed(&m, lines, from_file.as_ref());
+            super::external::attach(&placed, dir, &mut forces, &mut warnings, &mut errors);
             let model = super::external::Bodies { set: &bodies, names: &names };
             super::external::attach_body_forces(&m.external_forces, &model, lines, dir, &mut forces, &mut errors);
         }

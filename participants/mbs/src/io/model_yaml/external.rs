@@ -4,6 +4,7 @@
 //! Nothing is started here (`--check` builds the model too); the adapter starts the
 //! modules before the first step.
 
+use super::external_file::Placed;
 use super::schema::{ExternalForceEntry, ExternalPtoEntry};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -21,16 +22,16 @@ use tidelink_pto::{ModuleClient, ModuleSpec};
 pub const DEFAULT_TIMEOUT_MS: u64 = 20_000;
 
 pub(super) fn attach(
-    entries: &[ExternalPtoEntry],
-    lines: &YamlLines,
+    entries: &[Placed],
     dir: &Path,
     forces: &mut ForceElementSet,
     warnings: &mut Diagnostics,
     errors: &mut Diagnostics,
 ) {
     let mut used: Vec<&str> = Vec::new();
-    for (i, e) in entries.iter().enumerate() {
-        let at = |k: &str| lines.loc(&format!("model.external_ptos[{i}]{k}"));
+    for placed in entries {
+        let e = placed.entry;
+        let at = |k: &str| placed.at(k);
         if used.contains(&e.link.as_str()) {
             errors.error(at(".link"), format!("link `{}` already has an external module", e.link));
             continue;
@@ -80,20 +81,7 @@ pub(super) fn attach(
             );
         }
         let rich = e.rich_state.unwrap_or(true);
-        let what = match kind {
-            LinkKind::Tsda => "TSDA",
-            LinkKind::Rsda => "RSDA",
-        };
-        let spec = ModuleSpec {
-            label: format!("{what} `{}`", e.link),
-            command: e.command.clone(),
-            dir: dir.to_path_buf(),
-            kind: kind.wire_kind(rich).into(),
-            in_names: kind.channels(rich).iter().map(|s| s.to_string()).collect(),
-            n_outputs: 1,
-            timeout: Duration::from_millis(e.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)),
-            config,
-        };
+        let spec = link_spec(e, kind, dir, config);
         let law: SharedLaw = Arc::new(Mutex::new(ModuleClient::new(spec)));
         let link = match kind {
             LinkKind::Tsda => {
@@ -106,6 +94,26 @@ pub(super) fn attach(
         if let Some(link) = link {
             *slot = Box::new(link);
         }
+    }
+}
+
+/// What starts and initializes the module of entry `e` on a link of `kind`: the rich state
+/// unless `rich_state: false`, [`DEFAULT_TIMEOUT_MS`] unless `timeout_ms` is given.
+fn link_spec(e: &ExternalPtoEntry, kind: LinkKind, dir: &Path, config: serde_json::Value) -> ModuleSpec {
+    let rich = e.rich_state.unwrap_or(true);
+    let what = match kind {
+        LinkKind::Tsda => "TSDA",
+        LinkKind::Rsda => "RSDA",
+    };
+    ModuleSpec {
+        label: format!("{what} `{}`", e.link),
+        command: e.command.clone(),
+        dir: dir.to_path_buf(),
+        kind: kind.wire_kind(rich).into(),
+        in_names: kind.channels(rich).iter().map(|s| s.to_string()).collect(),
+        n_outputs: 1,
+        timeout: Duration::from_millis(e.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)),
+        config,
     }
 }
 
@@ -214,5 +222,40 @@ pub(super) fn attach_body_forces(
                 forces.set_dependencies(i, d.clone());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(yaml: &str) -> ExternalPtoEntry {
+        serde_yaml::from_str(yaml).unwrap()
+    }
+
+    /// The documented defaults (docs/external-modules.md): replies within 20 s, the rich
+    /// 17-channel state; `rich_state: false` gives the lean displacement and velocity.
+    #[test]
+    fn timeout_and_state_defaults_and_the_lean_state() {
+        let dir = Path::new(".");
+        let s = link_spec(&entry("{link: pto, command: [sh]}"), LinkKind::Tsda, dir, serde_json::json!({}));
+        assert_eq!(s.timeout, Duration::from_secs(20));
+        assert_eq!((s.kind.as_str(), s.in_names.len()), ("pto_tsda", 17));
+        let s = link_spec(
+            &entry("{link: pto, command: [sh], timeout_ms: 150}"),
+            LinkKind::Rsda,
+            dir,
+            serde_json::json!({}),
+        );
+        assert_eq!(s.timeout, Duration::from_millis(150));
+        assert_eq!((s.kind.as_str(), s.in_names.len()), ("pto_rsda", 17));
+        let s = link_spec(
+            &entry("{link: pto, command: [sh], rich_state: false}"),
+            LinkKind::Tsda,
+            dir,
+            serde_json::json!({}),
+        );
+        assert_eq!(s.kind, "pto");
+        assert_eq!(s.in_names, ["displacement", "velocity"]);
     }
 }

@@ -35,6 +35,8 @@
 //!   external_ptos:               # a link's force from a module in its own process
 //!     - {link: pto, command: [python3, my_pto.py], rich_state: true, combine_native: false,
 //!        timeout_ms: 20000, config: {damping: 1.2e6}}   # docs/external-modules.md
+//!   external_pto_file: pto.yaml  # or one entry in a file of its own (relative to this file) …
+//!   external_pto: {link: pto, command: [python3, my_pto.py]}   # … or inline; not both
 //!   external_forces:             # 6-DOF force and moment on bodies from a module
 //!     - {name: mooring, bodies: [float], command: [python3, my_mooring.py], config: {..}}
 //!   # optional on a TSDA, RSDA or external force: the body states its outputs depend on
@@ -48,6 +50,7 @@
 mod build;
 mod dependencies;
 mod external;
+mod external_file;
 mod module_command;
 mod schema;
 

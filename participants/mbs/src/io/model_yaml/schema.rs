@@ -30,6 +30,10 @@ pub(super) struct ModelSection {
     /// Links driven by external force modules (docs/external-modules.md).
     #[serde(default)]
     pub(super) external_ptos: Vec<ExternalPtoEntry>,
+    /// One external module's entry in a file of its own (a path relative to this file).
+    pub(super) external_pto_file: Option<String>,
+    /// One external module's entry written here, for small one-offs (not with the file).
+    pub(super) external_pto: Option<ExternalPtoEntry>,
     /// 6-DOF body forces from external modules (docs/external-modules.md).
     #[serde(default)]
     pub(super) external_forces: Vec<ExternalForceEntry>,
@@ -168,7 +172,8 @@ pub(super) struct SpringStepEntry {
     pub(super) spring_coefficient: f64,
 }
 
-/// An external power take-off on a TSDA or RSDA of the model.
+/// An external power take-off on a TSDA or RSDA of the model (an entry of `external_ptos`, the
+/// map `external_pto`, or the whole of an `external_pto_file`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct ExternalPtoEntry {

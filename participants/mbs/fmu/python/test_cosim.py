@@ -115,6 +115,7 @@ class CoupledRm3(unittest.TestCase):
             make_case(case, BDF1)
             if name == "fmu":
                 fmu = case / "rm3.fmu"
+                cls.fmu = fmu
                 subprocess.run([str(bin_dir() / "tidelink-mbs-fmu"), "solid/participant.yaml", "--precice-config",
                                 "precice-config.xml", "-o", str(fmu)], cwd=case, check=True, capture_output=True)
                 run_pair(case, [sys.executable, str(HERE / "cosim_master.py"), str(fmu), "--participant", "Solid",
@@ -135,6 +136,17 @@ class CoupledRm3(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.tmp.cleanup()
+
+    def test_the_rm3_fmu_validates(self):
+        import fmpy.validation
+
+        problems = fmpy.validation.validate_fmu(str(self.fmu))
+        self.assertEqual(problems, [], "\n".join(problems))
+        md = fmpy.read_model_description(str(self.fmu), validate_model_structure=True)
+        names = {v.name for v in md.modelVariables}
+        self.assertTrue({"float.fz", "spar.tz", "float.z", "spar.wz", "pto.damping"} <= names)
+        # Float and spar share the joint and the PTO: each output depends on all 12 inputs.
+        self.assertTrue(all(len(u.dependencies) == 12 for u in md.outputs))
 
     def differences(self, a, b):
         """Largest |Δz| and |Δvz| over the common output times, and the heave range of `b`."""

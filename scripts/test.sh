@@ -20,6 +20,7 @@ cargo test --workspace "$@"
 # The Python module `precice` (built into the project's environment by setup.sh): its unittest
 # suite, after the crates' tests so that the Rust programs it pairs with are built.
 "${TIDELINK_VENV:-.venv}/bin/python" -m unittest discover -s bindings/python/tests -t bindings/python/tests
-# The MBS FMU checked by FMPy (docs/fmi.md): packs the FMU with the program built here.
+# The MBS FMU checked by FMPy, and coupled as RM3's Solid with tidelink-tdpf through its Python master
+# (docs/fmi.md): packs the FMUs with the programs built here.
 cargo build -p tidelink-mbs-fmu
 "${TIDELINK_VENV:-.venv}/bin/python" -m unittest discover -s participants/mbs/fmu/python

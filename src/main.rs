@@ -3,6 +3,7 @@
 mod bodies;
 mod check;
 mod exchange;
+mod fmu;
 mod gravity;
 mod hydro;
 mod launch;
@@ -92,6 +93,21 @@ enum Cmd {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Export a case's MBS participant (or an MBS participant or model file) as an FMI 3.0 FMU
+    ///
+    /// Runs `tidelink-mbs-fmu` (found next to `tidelink`, else on PATH): for a case, with its
+    /// `tidelink-mbs` participant's file and the case's preCICE configuration, which together
+    /// say what `tidelink-mbs` would simulate (bodies, joints, PTO, added mass). See docs/fmi.md.
+    Fmu {
+        /// The case directory (or its tidelink.yaml), an MBS participant file, or a model file.
+        input: PathBuf,
+        /// The FMU to write.
+        #[arg(short, long, default_value = "model.fmu")]
+        output: PathBuf,
+        /// The preCICE configuration of a participant file (a case's is its own).
+        #[arg(long, value_name = "XML")]
+        precice_config: Option<PathBuf>,
+    },
     /// Generate a BEMIO hydrodynamic file with Capytaine from a YAML description
     ///
     /// Installs its Python environment on first use (pinned capytaine, h5py, scipy) and caches
@@ -112,6 +128,7 @@ fn main() -> ExitCode {
         Cmd::Run { case } => run::run(&case),
         Cmd::Sweep { case, grid, jobs, output } => sweep::run(&sweep::Options { case, grid, output, jobs }),
         Cmd::Check { case, backend } => Ok(if check_command(&case, backend) { 0 } else { 1 }),
+        Cmd::Fmu { input, output, precice_config } => fmu::export(&input, &output, precice_config.as_deref()),
         Cmd::Hydro { description, output } => hydro::generate(&description, output.as_deref()).map(|p| {
             println!("{}", p.display());
             0

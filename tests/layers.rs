@@ -173,8 +173,8 @@ const MAP: &[Entry] = &[
     },
     Entry {
         dir: "participants/mbs/fmu",
-        deps: &["tidelink-mbs-solver", "tidelink-mbs", "nalgebra", "zip"],
-        dev: &["tempfile"],
+        deps: &["tidelink-mbs-solver", "tidelink-mbs", "nalgebra", "zip", "serde_yaml", "tidelink-shared-data"],
+        dev: &["tempfile", "tidelink-shared-data"],
         why: "the MBS FMU: its solver and the MBS participant's model reader; no other participant, no coupling stack",
     },
     Entry {

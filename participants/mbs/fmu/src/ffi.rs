@@ -7,8 +7,23 @@ use std::ffi::{c_char, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
-/// The model file inside the FMU's `resources/` folder.
+/// The model file inside the FMU's `resources/` folder (an FMU of a model file).
 pub const MODEL_FILE: &str = "model.yaml";
+/// The participant file inside `resources/` (an FMU of a participant or case); the preCICE
+/// configuration beside it is [`CONFIG_FILE`].
+pub const PARTICIPANT_FILE: &str = "participant.yaml";
+/// The preCICE configuration inside `resources/` (it turns the added mass on, as in a run).
+pub const CONFIG_FILE: &str = "precice-config.xml";
+
+/// What the FMU's `resources/` folder `dir` holds: a participant file and its configuration,
+/// or a model file.
+pub fn resource_source(dir: &std::path::Path) -> crate::setup::Source {
+    if dir.join(PARTICIPANT_FILE).is_file() {
+        crate::setup::Source::Participant { participant: dir.join(PARTICIPANT_FILE), config: dir.join(CONFIG_FILE) }
+    } else {
+        crate::setup::Source::Model(dir.join(MODEL_FILE))
+    }
+}
 
 /// A slice from an importer's pointer and length (empty for a length of 0, whatever the pointer).
 ///
@@ -101,8 +116,8 @@ pub unsafe extern "C" fn fmi3SetDebugLogging(
     }
 }
 
-/// `fmi3InstantiateCoSimulation`: reads `<resourcePath>/model.yaml`; NULL (with a logged
-/// message) if it cannot.
+/// `fmi3InstantiateCoSimulation`: reads `<resourcePath>/participant.yaml` (with its preCICE
+/// configuration) or `<resourcePath>/model.yaml`; NULL (with a logged message) if it cannot.
 ///
 /// # Safety
 /// String arguments NULL or NUL-terminated; callbacks valid for the instance's life.
@@ -133,7 +148,7 @@ pub unsafe extern "C" fn fmi3InstantiateCoSimulation(
         };
         // FMI 3.0 passes a path; tolerate a file URI as FMI 2.0 did.
         let dir = PathBuf::from(resources.strip_prefix("file://").unwrap_or(&resources));
-        Instance::new(&name, &dir.join(MODEL_FILE), log_message, instance_environment, logging_on)
+        Instance::new(&name, &resource_source(&dir), log_message, instance_environment, logging_on)
     }));
     match result {
         Ok(Ok(i)) => Box::into_raw(Box::new(i)) as Fmi3Instance,

@@ -1,15 +1,14 @@
 //! One FMU instance: its own model, integrator, variable values and mode (no global state), and
 //! the work behind each fmi3 call as safe Rust returning a message on error.
 
+use crate::setup::Source;
 use crate::types::{Fmi3InstanceEnvironment, Fmi3LogMessageCallback, Fmi3Status};
-use crate::variables::{set_coefficient, Kind, Variables};
+use crate::variables::{set_coefficient, Kind, Variables, DEFAULT_TIME_STEP};
 use nalgebra::{DMatrix, Matrix3, Point3, Vector3};
 use std::ffi::CString;
-use std::path::Path;
 use tidelink_mbs_solver::derivatives::rotation::left_jacobian;
-use tidelink_mbs_solver::{
-    Bdf, BodySetState, Input, Integrator, IntegratorHistory, MultibodySystem, Output, StepDerivative,
-};
+use tidelink_mbs_solver::derivatives::{chain, StepTransition};
+use tidelink_mbs_solver::{Bdf, BodySetState, Input, Integrator, IntegratorHistory, MultibodySystem, Output};
 
 /// Gravity of the FMU's model (m/s²): the model file has none of its own; a run reads it from
 /// the participant file, whose default this is.
@@ -36,6 +35,7 @@ pub struct Checkpoint {
     bodies: BodySetState,
     history: IntegratorHistory,
     time: f64,
+    last_step: Option<f64>,
     values: Vec<f64>,
     mode: Mode,
 }
@@ -46,12 +46,16 @@ pub struct Instance {
     pub name: String,
     initial: MultibodySystem,
     system: MultibodySystem,
+    /// The integrator as set up (reset restores it).
+    fresh: Bdf,
     integrator: Bdf,
     /// The variable table.
     pub vars: Variables,
     /// Current values of inputs, parameters and the time step (outputs are computed).
     values: Vec<f64>,
     time: f64,
+    /// The last communication step (what derivatives are of unless `derivative.step` says).
+    last_step: Option<f64>,
     /// The mode.
     pub mode: Mode,
     logger: Fmi3LogMessageCallback,
@@ -61,35 +65,37 @@ pub struct Instance {
 }
 
 impl Instance {
-    /// Reads the model file `model` and sets up the instance.
+    /// Reads the model of `source` and sets up the instance.
     pub fn new(
         name: &str,
-        model: &Path,
+        source: &Source,
         logger: Fmi3LogMessageCallback,
         env: Fmi3InstanceEnvironment,
         logging_on: bool,
     ) -> Result<Self, String> {
-        let (mut parsed, _warnings) = tidelink_mbs::io::model_yaml::load(model, Vector3::from(GRAVITY))
-            .map_err(|d| format!("cannot read the model file {}: {d}", model.display()))?;
-        let vars = Variables::new(&mut parsed);
-        if vars.bodies.is_empty() {
-            return Err(format!("the model file {} has no free body: nothing to simulate", model.display()));
-        }
-        let system = MultibodySystem::from_parts(parsed.bodies, parsed.joints, parsed.forces);
+        let mut setup = crate::setup::load(source)?;
+        let vars = Variables::of(&mut setup);
         let values = vars.list.iter().map(|v| v.start).collect();
-        Ok(Instance {
+        let system = setup.system.clone();
+        let instance = Instance {
             name: name.to_string(),
             initial: system.clone(),
             system,
-            integrator: Bdf::backward_euler(),
+            fresh: setup.integrator.clone(),
+            integrator: setup.integrator,
             vars,
             values,
             time: 0.0,
+            last_step: None,
             mode: Mode::Instantiated,
             logger,
             env,
             logging_on,
-        })
+        };
+        for note in &setup.notes {
+            instance.log(Fmi3Status::Warning, "logStatusWarning", note);
+        }
+        Ok(instance)
     }
 
     /// Sends `message` to the importer's logger (status OK only if logging is on).
@@ -104,9 +110,10 @@ impl Instance {
     /// Back to the state after instantiation.
     pub fn reset(&mut self) {
         self.system = self.initial.clone();
-        self.integrator = Bdf::backward_euler();
+        self.integrator = self.fresh.clone();
         self.values = self.vars.list.iter().map(|v| v.start).collect();
         self.time = 0.0;
+        self.last_step = None;
         self.mode = Mode::Instantiated;
     }
 
@@ -194,6 +201,11 @@ impl Instance {
                     return Err(format!("solver.time_step = {value}: the step must be positive"));
                 }
             }
+            Kind::DerivativeStep => {
+                if value < 0.0 {
+                    return Err(format!("derivative.step = {value}: give a positive step, or 0 for the last one"));
+                }
+            }
             Kind::Parameter(p) => {
                 if self.mode == Mode::Step {
                     let c = self.vars.parameters[p].clone();
@@ -205,28 +217,13 @@ impl Instance {
         Ok(())
     }
 
-    /// Puts the inputs into the bodies' accumulators at the current state.
-    fn load(&mut self) {
-        self.system.bodies.clear_accumulators();
-        for v in &self.vars.list {
-            if let Kind::Load { body, torque, axis } = v.kind {
-                let x = self.values[v.vr as usize];
-                let Some(b) = self.system.bodies.get_mut(self.vars.bodies[body].1) else { continue };
-                let mut f = Vector3::zeros();
-                f[axis] = x;
-                if torque {
-                    b.add_torque(f);
-                } else {
-                    let p = b.reference_position();
-                    b.add_force_at_point(f, &p);
-                }
-            }
-        }
+    /// Puts the inputs into `system`'s accumulators at its current state.
+    fn load_into(&self, system: &mut MultibodySystem) {
+        apply_loads(&self.vars, &self.values, system);
     }
 
     fn time_step(&self) -> f64 {
-        let vr = self.vars.list.iter().position(|v| v.kind == Kind::TimeStep).expect("the table has a time step");
-        self.values[vr]
+        self.vars.list.iter().position(|v| v.kind == Kind::TimeStep).map_or(DEFAULT_TIME_STEP, |vr| self.values[vr])
     }
 
     /// fmi3DoStep: `ceil(H / time_step)` equal backward-Euler sub-steps with the inputs held.
@@ -239,17 +236,23 @@ impl Instance {
         if (t - self.time).abs() > 1e-9 * (1.0 + t.abs()) {
             return Err(format!("fmi3DoStep at t = {t}, but the FMU is at t = {}", self.time));
         }
-        let n = (h / self.time_step() * (1.0 - 1e-12)).ceil().max(1.0) as usize;
-        let dt = h / n as f64;
+        let (n, dt) = self.sub_steps(h);
         for i in 0..n {
-            self.load();
+            apply_loads(&self.vars, &self.values, &mut self.system);
             let at = t + dt * i as f64;
             self.system
                 .step_at(&mut self.integrator, at, dt)
                 .map_err(|e| format!("the step at t = {at} (of {dt} s) failed: {e}"))?;
         }
         self.time = t + h;
+        self.last_step = Some(h);
         Ok(())
+    }
+
+    /// The sub-steps of a communication step `h`: `ceil(h / solver.time_step)` equal ones.
+    fn sub_steps(&self, h: f64) -> (usize, f64) {
+        let n = (h / self.time_step() * (1.0 - 1e-12)).ceil().max(1.0) as usize;
+        (n, h / n as f64)
     }
 
     /// A checkpoint of the current state.
@@ -258,6 +261,7 @@ impl Instance {
             bodies: self.system.bodies.save_state(),
             history: self.integrator.save_history(),
             time: self.time,
+            last_step: self.last_step,
             values: self.values.clone(),
             mode: self.mode,
         }
@@ -268,6 +272,7 @@ impl Instance {
         self.system.bodies.restore_state(&c.bodies).map_err(|e| format!("cannot restore the FMU state: {e}"))?;
         self.integrator.restore_history(&c.history);
         self.time = c.time;
+        self.last_step = c.last_step;
         self.values.clone_from(&c.values);
         self.mode = c.mode;
         if self.mode == Mode::Step {
@@ -276,9 +281,20 @@ impl Instance {
         Ok(())
     }
 
-    /// The derivative of one backward-Euler step of `solver.time_step` from the current state,
-    /// inputs held at their values, between `knowns` (inputs) and `unknowns` (outputs):
-    /// a matrix unknowns × knowns.
+    /// The length of the interval the derivatives are of: `derivative.step`, or when it is 0 the
+    /// last communication step (`solver.time_step` before the first).
+    fn derivative_interval(&self) -> f64 {
+        let set = self.vars.list.iter().position(|v| v.kind == Kind::DerivativeStep).map_or(0.0, |vr| self.values[vr]);
+        if set > 0.0 {
+            set
+        } else {
+            self.last_step.unwrap_or_else(|| self.time_step())
+        }
+    }
+
+    /// The derivative of the outputs after an `fmi3DoStep` of [`Self::derivative_interval`]
+    /// from the current state (its backward-Euler sub-steps chained, inputs held at their
+    /// values), between `knowns` (inputs) and `unknowns` (outputs): a matrix unknowns × knowns.
     pub fn derivative(&mut self, unknowns: &[u32], knowns: &[u32]) -> Result<DMatrix<f64>, String> {
         self.expect(&[Mode::Step, Mode::Initialization], "a derivative")?;
         let mut inputs = Vec::new();
@@ -293,10 +309,26 @@ impl Instance {
                 Output::AngularVelocity { body },
             ]);
         }
-        self.load();
-        let d = StepDerivative::new(&self.system, &self.integrator, self.time, self.time_step(), &inputs, &outputs)
-            .map_err(|e| format!("cannot differentiate the step: {e}"))?;
-        let full = d.matrix();
+        // The current loads, in the order of `inputs` (force, torque per body).
+        let mut loads = vec![0.0; 6 * self.vars.bodies.len()];
+        for v in &self.vars.list {
+            if let Kind::Load { body, torque, axis } = v.kind {
+                loads[6 * body + 3 * usize::from(torque) + axis] = self.values[v.vr as usize];
+            }
+        }
+        let h = self.derivative_interval();
+        let (n, dt) = self.sub_steps(h);
+        let mut sys = self.system.clone();
+        let mut steps = Vec::with_capacity(n);
+        for i in 0..n {
+            self.load_into(&mut sys);
+            let at = self.time + dt * i as f64;
+            let s = StepTransition::new(&sys, &self.integrator, at, dt, &inputs, &loads)
+                .map_err(|e| format!("cannot differentiate the sub-step at t = {at}: {e}"))?;
+            sys.bodies = s.end_state().clone();
+            steps.push(s);
+        }
+        let full = chain(&steps, &sys.bodies, &outputs).map_err(|e| format!("cannot chain the sub-steps: {e}"))?;
         // Rotation rows: from world increments δθ to the rotation vector φ: dφ = J_l(φ)⁻¹ δθ.
         let mut rows = Vec::with_capacity(unknowns.len());
         for &u in unknowns {
@@ -306,7 +338,7 @@ impl Instance {
             };
             let base = 12 * body + 3 * what;
             let row = if what == 1 {
-                let end = d.end_state().get(self.vars.bodies[body].1).ok_or("a body of the model is missing")?;
+                let end = sys.bodies.get(self.vars.bodies[body].1).ok_or("a body of the model is missing")?;
                 let phi = end.reference_orientation().scaled_axis();
                 let inv: Matrix3<f64> =
                     left_jacobian(&phi).try_inverse().ok_or("the rotation vector is at π: no derivative")?;
@@ -326,6 +358,27 @@ impl Instance {
             cols.push(6 * body + 3 * usize::from(torque) + axis);
         }
         Ok(DMatrix::from_fn(unknowns.len(), knowns.len(), |i, j| rows[i][cols[j]]))
+    }
+}
+
+/// Puts the input values `values` of `vars` into `system`'s accumulators at its current state
+/// (forces at the reference points, torques).
+fn apply_loads(vars: &Variables, values: &[f64], system: &mut MultibodySystem) {
+    system.bodies.clear_accumulators();
+    for v in &vars.list {
+        if let Kind::Load { body, torque, axis } = v.kind {
+            let x = values[v.vr as usize];
+            let Some(b) = system.bodies.get_mut(vars.bodies[body].1) else { continue };
+
+            let mut f = Vector3::zeros();
+            f[axis] = x;
+            if torque {
+                b.add_torque(f);
+            } else {
+                let p = b.reference_position();
+                b.add_force_at_point(f, &p);
+            }
+        }
     }
 }
 

@@ -5,10 +5,12 @@
 //! (no global state), so several run side by side in one process.
 #![warn(missing_docs)]
 
+pub mod dependencies;
 pub mod ffi;
 pub mod instance;
 pub mod model_description;
 pub mod pack;
+pub mod setup;
 pub mod stubs;
 pub mod trajectory;
 pub mod types;

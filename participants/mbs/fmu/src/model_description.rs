@@ -42,6 +42,7 @@ pub fn write(vars: &Variables, model_name: &str, token: &str) -> String {
             Kind::Motion { .. } => ("output", "continuous", None),
             Kind::Parameter(_) => ("parameter", "tunable", Some(var.start)),
             Kind::TimeStep => ("parameter", "fixed", Some(var.start)),
+            Kind::DerivativeStep => ("parameter", "tunable", Some(var.start)),
         };
         let start = start.map(|s| format!(r#" start="{}""#, number(s))).unwrap_or_default();
         let _ = writeln!(
@@ -54,11 +55,12 @@ pub fn write(vars: &Variables, model_name: &str, token: &str) -> String {
     }
     let _ = writeln!(x, "  </ModelVariables>");
     let _ = writeln!(x, "  <ModelStructure>");
-    // Every output may depend on every input (bodies interact through joints and force
-    // elements); the directional derivatives give the values, docs/fmi.md says over which step.
-    let inputs: Vec<String> = vars.inputs().map(|v| v.vr.to_string()).collect();
-    let kinds = vec!["dependent"; inputs.len()].join(" ");
+    // An output depends on the inputs of the bodies connected to its body (joints, force
+    // elements, added-mass coupling: `dependencies.rs`), on no other; the directional
+    // derivatives give the values (docs/fmi.md says over which step).
     for out in vars.outputs() {
+        let inputs: Vec<String> = vars.inputs().filter(|i| vars.depends(out, i)).map(|v| v.vr.to_string()).collect();
+        let kinds = vec!["dependent"; inputs.len()].join(" ");
         let _ = writeln!(
             x,
             r#"    <Output valueReference="{}" dependencies="{}" dependenciesKind="{kinds}"/>"#,

@@ -15,7 +15,8 @@ pub fn run(args: &[String]) -> Result<String, String> {
     };
     let h: f64 = step.parse().map_err(|_| format!("step `{step}` is not a number"))?;
     let n: usize = steps.parse().map_err(|_| format!("steps `{steps}` is not a whole number"))?;
-    let mut inst = Instance::new("trajectory", Path::new(model), None, std::ptr::null_mut(), false)?;
+    let source = crate::setup::Source::Model(Path::new(model).to_path_buf());
+    let mut inst = Instance::new("trajectory", &source, None, std::ptr::null_mut(), false)?;
     inst.enter_initialization(0.0)?;
     for s in sets {
         let (name, value) = s.split_once('=').ok_or_else(|| format!("`{s}` is not name=value"))?;

@@ -3,7 +3,7 @@
 //! vector, velocity, angular velocity) per free body, then the force elements' coefficients as
 //! tunable parameters, then the integrator's step. The same table writes `modelDescription.xml`.
 
-use tidelink_mbs_solver::{BodyHandle, Model, Rsda, Tsda};
+use tidelink_mbs_solver::{BodyHandle, ForceElementSet, Rsda, Tsda};
 
 /// What a variable is, and where its value lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,6 +33,8 @@ pub enum Kind {
     Parameter(usize),
     /// The integrator's largest sub-step (s).
     TimeStep,
+    /// The communication step the derivatives are of (s; 0: the last one).
+    DerivativeStep,
 }
 
 /// One variable of the model description.
@@ -70,6 +72,9 @@ pub struct Variables {
     pub bodies: Vec<(String, BodyHandle)>,
     /// The coefficients behind [`Kind::Parameter`].
     pub parameters: Vec<Coefficient>,
+    /// A group number per body of [`Self::bodies`]: a body's outputs depend on the inputs of
+    /// the bodies of its group only ([`crate::dependencies`]).
+    pub groups: Vec<usize>,
 }
 
 const AXES: [&str; 3] = ["x", "y", "z"];
@@ -81,20 +86,19 @@ pub const MOTIONS: [(&str, &str); 4] = [
     ("w", "angular velocity (rad/s, world)"),
 ];
 
-/// The default largest integrator sub-step (s) when the model does not say.
+/// The default largest integrator sub-step (s) when no solver file says.
 pub const DEFAULT_TIME_STEP: f64 = 0.01;
 
 impl Variables {
-    /// The table of `model`, its coefficients read from the model's TSDAs and RSDAs.
-    pub fn new(model: &mut Model) -> Self {
+    /// The table of a model with inputs and outputs on `bodies` (in order), its parameters
+    /// read from the TSDAs and RSDAs of `forces`, and `time_step` the default sub-step.
+    pub fn new(bodies: Vec<(String, BodyHandle)>, forces: &mut ForceElementSet, time_step: f64) -> Self {
         let mut list = Vec::new();
         let mut push = |name: String, kind: Kind, start: f64, description: String| {
             let vr = list.len() as u32;
             list.push(Variable { name, vr, kind, start, description });
         };
         push("time".into(), Kind::Time, 0.0, "simulation time (s)".into());
-        let bodies: Vec<(String, BodyHandle)> =
-            model.names.iter().filter(|(_, h)| model.bodies.get(*h).is_some_and(|b| !b.is_fixed())).cloned().collect();
         for (i, (name, _)) in bodies.iter().enumerate() {
             for torque in [false, true] {
                 for (axis, a) in AXES.iter().enumerate() {
@@ -119,13 +123,13 @@ impl Variables {
                 }
             }
         }
-        let names: Vec<String> = model.forces.iter().map(|e| e.name().to_string()).collect();
+        let names: Vec<String> = forces.iter().map(|e| e.name().to_string()).collect();
         let mut parameters = Vec::new();
         for name in names {
-            let coefficients = if let Some(t) = model.forces.find_mut::<Tsda>(&name) {
+            let coefficients = if let Some(t) = forces.find_mut::<Tsda>(&name) {
                 Some((false, t.stiffness, t.damping))
             } else {
-                model.forces.find_mut::<Rsda>(&name).map(|r| (true, r.stiffness, r.damping))
+                forces.find_mut::<Rsda>(&name).map(|r| (true, r.stiffness, r.damping))
             };
             let Some((rotational, k, c)) = coefficients else { continue };
             let unit = if rotational { ("N m/rad", "N m s/rad") } else { ("N/m", "N s/m") };
@@ -144,10 +148,35 @@ impl Variables {
         push(
             "solver.time_step".into(),
             Kind::TimeStep,
-            DEFAULT_TIME_STEP,
-            "largest backward-Euler sub-step of fmi3DoStep (s); also the step the derivatives are of".into(),
+            time_step,
+            "largest backward-Euler sub-step of fmi3DoStep (s)".into(),
         );
-        Variables { list, bodies, parameters }
+        push(
+            "derivative.step".into(),
+            Kind::DerivativeStep,
+            0.0,
+            "communication step the directional and adjoint derivatives are of (s); 0: the last fmi3DoStep's \
+             (solver.time_step before the first)"
+                .into(),
+        );
+        let groups = vec![0; bodies.len()];
+        Variables { list, bodies, parameters, groups }
+    }
+
+    /// The table of `setup`, with its bodies' dependency groups.
+    pub fn of(setup: &mut crate::setup::Setup) -> Self {
+        let mut v = Self::new(setup.bodies.clone(), &mut setup.system.forces, setup.time_step);
+        v.groups = crate::dependencies::groups(&setup.system, &setup.bodies);
+        v
+    }
+
+    /// Whether output `output` may depend on input `input` (both value references of this
+    /// table): their bodies are in one group.
+    pub fn depends(&self, output: &Variable, input: &Variable) -> bool {
+        match (output.kind, input.kind) {
+            (Kind::Motion { body: a, .. }, Kind::Load { body: b, .. }) => self.groups[a] == self.groups[b],
+            _ => false,
+        }
     }
 
     /// The variable of value reference `vr`.

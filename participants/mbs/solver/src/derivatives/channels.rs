@@ -132,7 +132,7 @@ pub fn output_len(outputs: &[Output]) -> usize {
 }
 
 /// The lever arm from the centre of mass to `point` (reference frame), world axes.
-fn lever(b: &RigidBody, point: &Point3<f64>) -> Vector3<f64> {
+pub fn lever(b: &RigidBody, point: &Point3<f64>) -> Vector3<f64> {
     (b.reference_pose() * point).coords - b.position
 }
 

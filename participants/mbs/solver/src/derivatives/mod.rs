@@ -19,9 +19,11 @@ pub mod rotation;
 pub mod step;
 #[cfg(test)]
 mod tests;
+pub mod transition;
 pub mod verify;
 
 pub use channels::{Input, Output};
 pub use error::DerivativeError;
 pub use linearize::{linearize, ExtraStiffness, LinearModel};
 pub use step::StepDerivative;
+pub use transition::{chain, StepTransition};

@@ -44,7 +44,7 @@ pub struct StepDerivative {
 }
 
 /// `G`: per free body `I` on translations and `J_l(h ω₁)` on rotations.
-fn rotation_map(end: &BodySet, dofs: &DofMap, h: f64) -> DMatrix<f64> {
+pub(crate) fn rotation_map(end: &BodySet, dofs: &DofMap, h: f64) -> DMatrix<f64> {
     let mut g = DMatrix::identity(dofs.n, dofs.n);
     for (hd, b) in end.iter() {
         if let Some(o) = dofs.offset(hd) {
@@ -55,11 +55,27 @@ fn rotation_map(end: &BodySet, dofs: &DofMap, h: f64) -> DMatrix<f64> {
     g
 }
 
-impl StepDerivative {
-    /// Takes the backward-Euler step of `h` from `system`'s state at time `t` (with
-    /// `integrator`'s tolerances and Jacobian policy, its history reset: a first step), then
-    /// assembles and factors the step's consistent matrix at the converged state. The loads
-    /// in the bodies' accumulators are the operating point `u₀`.
+/// What the step's derivatives are built from: the factorised consistent matrix `S` and the
+/// pieces of its right-hand sides, at the converged end of the step.
+#[derive(Debug, Clone)]
+pub(crate) struct Prepared {
+    pub factors: Factored,
+    pub dofs: DofMap,
+    /// Generalized forces of unit inputs at the step's start (n × inputs).
+    pub b: DMatrix<f64>,
+    /// `G` at the end (rotation vectors to world increments).
+    pub g: DMatrix<f64>,
+    /// `∂R_v/∂q₁ = H − h K` at the end (n × n).
+    pub r_q: DMatrix<f64>,
+    /// `M(q₁)`, added mass included.
+    pub mass: DMatrix<f64>,
+    /// `Φ_q(q₁)` (m × n).
+    pub phi_q: DMatrix<f64>,
+    pub end: BodySet,
+}
+
+impl Prepared {
+    /// Takes the step and factors `S` (see [`StepDerivative::new`]).
     pub fn new(
         system: &MultibodySystem,
         integrator: &Bdf,
@@ -93,15 +109,41 @@ impl StepDerivative {
         let g = rotation_map(&end, &dofs, h);
         let n = dofs.n;
         let m = asm.phi_q.nrows();
-        let top = &asm.mass - &asm.damping * h + (geo * h - k * (h * h)) * &g;
+        let r_q = geo - k * h;
+        let top = &asm.mass - &asm.damping * h + &r_q * h * &g;
         let mut s = DMatrix::zeros(n + m, n + m);
         s.view_mut((0, 0), (n, n)).copy_from(&top);
         s.view_mut((0, n), (n, m)).copy_from(&asm.phi_q.transpose());
         s.view_mut((n, 0), (m, n)).copy_from(&(&asm.phi_q * &g));
         let factors = Factored::new(s).ok_or(DerivativeError::Singular("consistent Newton matrix of the step"))?;
-        let (p, v) = channels::output_maps(&end, &dofs, outputs);
-        let c = p * &g * h + v;
-        Ok(StepDerivative { factors, n, h, b, c, end })
+        Ok(Prepared { factors, dofs, b, g, r_q, mass: asm.mass, phi_q: asm.phi_q, end })
+    }
+
+    /// `rhs` (n entries, the velocity rows) padded with zeros for the constraint rows.
+    pub fn padded(&self, top: &DVector<f64>) -> DVector<f64> {
+        let mut x = DVector::zeros(self.factors.len());
+        x.rows_mut(0, self.dofs.n).copy_from(top);
+        x
+    }
+}
+
+impl StepDerivative {
+    /// Takes the backward-Euler step of `h` from `system`'s state at time `t` (with
+    /// `integrator`'s tolerances and Jacobian policy, its history reset: a first step), then
+    /// assembles and factors the step's consistent matrix at the converged state. The loads
+    /// in the bodies' accumulators are the operating point `u₀`.
+    pub fn new(
+        system: &MultibodySystem,
+        integrator: &Bdf,
+        t: f64,
+        h: f64,
+        inputs: &[Input],
+        outputs: &[Output],
+    ) -> Result<Self, DerivativeError> {
+        let p = Prepared::new(system, integrator, t, h, inputs, outputs)?;
+        let (pm, v) = channels::output_maps(&p.end, &p.dofs, outputs);
+        let c = pm * &p.g * h + v;
+        Ok(StepDerivative { factors: p.factors, n: p.dofs.n, h, b: p.b, c, end: p.end })
     }
 
     /// Input channels (3 per [`Input`]).

@@ -33,5 +33,5 @@ mod state;
 
 pub use error::HydroError;
 pub use model::HydroModel;
-pub use options::{HydroOptions, IrregularMethod, RadiationMethod, WaveSpec};
+pub use options::{ComponentSpec, HydroOptions, IrregularMethod, RadiationMethod, WaveSpec};
 pub use state::{BodyLoad, BodyState};

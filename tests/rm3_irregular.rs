@@ -109,11 +109,11 @@ fn compare(float: &[Row], spar: &[Row], reference: &[Vec<f64>]) -> Compared {
     c
 }
 
-/// Over [`WINDOW`]: RMS(ours − theirs) / std(theirs) for float and spar heave, and the means of
+/// Over `window`: RMS(ours − theirs) / std(theirs) for float and spar heave, and the means of
 /// our and their power.
-fn statistics(c: &Compared) -> ([f64; 2], [f64; 2]) {
+fn statistics(c: &Compared, window: (f64, f64)) -> ([f64; 2], [f64; 2]) {
     let inside: Vec<usize> =
-        (0..c.time.len()).filter(|&i| c.time[i] >= WINDOW.0 - 1e-9 && c.time[i] <= WINDOW.1 + 1e-9).collect();
+        (0..c.time.len()).filter(|&i| c.time[i] >= window.0 - 1e-9 && c.time[i] <= window.1 + 1e-9).collect();
     let n = inside.len() as f64;
     let rel = |k: usize| {
         let mean = inside.iter().map(|&i| c.theirs[k][i]).sum::<f64>() / n;
@@ -159,11 +159,13 @@ fn plot(c: &Compared, name: &str, title: &str) {
 }
 
 /// Prints and checks the figures of one comparison.
-fn check(c: &Compared, heave_tolerance: f64, power_tolerance: f64) {
-    let ([float, spar], [ours, theirs]) = statistics(c);
+fn check(c: &Compared, window: (f64, f64), heave_tolerance: f64, power_tolerance: f64) {
+    let ([float, spar], [ours, theirs]) = statistics(c, window);
     println!(
-        "100-200 s: float heave RMS difference {:.2} % of WEC-Sim's std, spar {:.2} %; mean power {:.1} kW \
+        "{}-{} s: float heave RMS difference {:.2} % of WEC-Sim's std, spar {:.2} %; mean power {:.1} kW \
          (WEC-Sim {:.1} kW, {:+.2} %)",
+        window.0,
+        window.1,
         100.0 * float,
         100.0 * spar,
         ours / 1e3,
@@ -192,7 +194,7 @@ fn the_2020_sea_rebuilt_from_its_components_follows_wecsim() {
         "components_2020",
         "RM3, WEC-Sim's 2020 irregular sea rebuilt from its 500 components (PM Hs 2.5 m, Tp 8 s)",
     );
-    check(&c, 0.02, 0.02);
+    check(&c, WINDOW, 0.02, 0.02);
 }
 
 /// WEC-Sim's current irregular RM3 case driven by its stored elevation (`elevationImport`).
@@ -208,7 +210,13 @@ fn the_current_sea_from_its_stored_elevation_follows_wecsim() {
     let reference = reference(&data.join("wecsim_rm3_irregular_reference.csv"), &names);
     let c = compare(&float, &spar, &reference);
     plot(&c, "elevation_import", "RM3, WEC-Sim's current irregular sea from its stored elevation (elevationImport)");
-    check(&c, 0.02, 0.02);
+    // The excitation IRF is non-causal (±157 s in rm3.h5): near the record's end the force lacks
+    // the future of η (zero beyond 200 s) and drifts from WEC-Sim's, which summed its
+    // components (heave_excitation_matches_wecsims_stored_excitation: 0.26 % up to 180 s, 5.1 %
+    // up to 200 s). Over 100-200 s the heave differs by 2.1 % (float) and 3.4 % (spar) of the
+    // std for that reason alone; the comparison is checked where the record's next 20 s exist.
+    check(&c, WINDOW, 1.0, 1.0);
+    check(&c, (WINDOW.0, WINDOW.1 - 20.0), 0.02, 0.02);
 }
 
 /// RMS(ours − theirs) / std(theirs) over `window` of two series on the same times.
@@ -281,6 +289,7 @@ fn heave_excitation_matches_wecsims_stored_excitation() {
         );
         // Measured first; see docs/design/tdpf-loads.md §9.5 for the figures and what sets them.
         assert!(components < 0.01, "{name}: components excitation {components}");
-        assert!(imported < 0.05, "{name}: imported-elevation excitation {imported}");
+        // Within 20 s of the record's end the IRF lacks the future of η (5 % over 100-200 s).
+        assert!(inner < 0.01, "{name}: imported-elevation excitation {inner} up to 180 s");
     }
 }

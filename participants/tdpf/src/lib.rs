@@ -15,6 +15,7 @@ pub mod capabilities;
 pub mod error;
 pub mod model_yaml;
 pub mod participant;
+pub mod wave_csv;
 
 pub use error::Error;
 pub use participant::run_with_progress;

@@ -29,21 +29,38 @@
 //!     ramp: COSINE             # extension: LINEAR | COSINE (default COSINE, WEC-Sim's)
 //! ```
 //!
+//! COMPONENTS rebuilds a given irregular sea: `file` (a CSV file, found as `h5_file` is) with
+//! `columns: {omega: …, amplitude: …, phase: …}` (rad/s, m, rad; defaults `omega`, `amplitude`,
+//! `phase`), or inline lists `omegas`, `amplitudes`, `phases` (phases after `angle_degrees`), plus
+//! `method`, `heading`, `ramp_time`, `ramp`; a component outside the file's frequencies is an
+//! error. ELEVATION_IMPORT (WEC-Sim's `elevationImport`) takes a measured elevation at the origin,
+//! `file` with `columns: {time: …, elevation: …}` (s, m; defaults `time`, `elevation`) or inline
+//! `times`, `elevations`, turned into excitation through the file's excitation impulse response;
+//! `ramp_time` then fades η in (0, the default, when the record starts from still water).
+//!
 //! IRREGULAR takes `spectrum: JONSWAP | PIERSON_MOSKOWITZ` (default PIERSON_MOSKOWITZ), `hs`, `tp`
 //! (required), `gamma` (JONSWAP, default 3.3), `seed` (default 1), `omega_min`, `omega_max` (rad/s,
 //! default the file's range), `count` (default 500), `method: SUPERPOSITION | CONVOLUTION`, plus
 //! `heading`, `ramp_time`, `ramp`. Unknown keys are errors naming the key, the file and the line.
 
+use crate::wave_csv;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use tidelink_adapter_core::diagnostics::{Diagnostics, Location};
 use tidelink_adapter_core::spec::{self, YamlLines};
-use tidelink_tdpf_solver::hydro_model::{IrregularMethod, RadiationMethod, WaveSpec};
+use tidelink_tdpf_solver::hydro_model::{ComponentSpec, IrregularMethod, RadiationMethod, WaveSpec};
 use tidelink_tdpf_solver::radiation::Feedthrough;
-use tidelink_tdpf_solver::waves::{FrequencyBand, Ramp, Spectrum, WaveError};
+use tidelink_tdpf_solver::waves::{ElevationSeries, FrequencyBand, Ramp, Spectrum, WaveError};
 
-/// The wave types this participant implements (Chrono's names).
-pub const WAVE_TYPES: [&str; 3] = ["NO_WAVE", "REGULAR", "IRREGULAR"];
+/// The wave types this participant implements (Chrono's names, then Tidelink's imports).
+pub const WAVE_TYPES: [&str; 5] = ["NO_WAVE", "REGULAR", "IRREGULAR", "COMPONENTS", "ELEVATION_IMPORT"];
+
+/// Most wave components read: each costs one complex exponential per body and step, and a sea
+/// state needs hundreds to a few thousand; more is a mistake (or hostile) and is refused.
+pub const MAX_COMPONENTS: usize = 100_000;
+
+/// Most samples of an imported elevation record: ten million (over 11 days at 0.1 s).
+pub const MAX_ELEVATION_SAMPLES: usize = 10_000_000;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -106,6 +123,24 @@ struct WavesSection {
     omega_max: Option<f64>,
     count: Option<usize>,
     method: Option<String>,
+    file: Option<String>,
+    columns: Option<ColumnsSection>,
+    omegas: Option<Vec<f64>>,
+    amplitudes: Option<Vec<f64>>,
+    phases: Option<Vec<f64>>,
+    times: Option<Vec<f64>>,
+    elevations: Option<Vec<f64>>,
+}
+
+/// The column names of a wave input file (`waves.columns`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ColumnsSection {
+    omega: Option<String>,
+    amplitude: Option<String>,
+    phase: Option<String>,
+    time: Option<String>,
+    elevation: Option<String>,
 }
 
 /// What the model file describes, ready for [`tidelink_tdpf_solver::hydro_model::HydroOptions`].
@@ -135,7 +170,8 @@ pub fn load(path: &Path) -> Result<TdpfModel, Diagnostics> {
     let (file, lines) = spec::load_yaml_with_lines::<File>(path)?;
     let m = file.model;
     let mut d = Diagnostics::default();
-    let h5_file = resolve(path, &m);
+    let base = base_dir(path, &m);
+    let h5_file = base.join(&m.h5_file);
     if h5_file.is_dir() {
         d.error(
             lines.loc("model.h5_file"),
@@ -152,7 +188,7 @@ pub fn load(path: &Path) -> Result<TdpfModel, Diagnostics> {
         );
     }
     let degrees = m.angle_degrees.unwrap_or(true);
-    let waves = waves(&m.waves.unwrap_or_default(), degrees, &lines, &mut d);
+    let waves = waves(&m.waves.unwrap_or_default(), degrees, &base, &lines, &mut d);
     let radiation = radiation(m.radiation.as_ref(), &lines, &mut d);
     if d.has_errors() {
         return Err(d);
@@ -169,8 +205,9 @@ pub fn load(path: &Path) -> Result<TdpfModel, Diagnostics> {
     })
 }
 
-/// `h5_file` next to the model file, or under `data_path.root` (RELATIVE: to the model file; ABSOLUTE: as given).
-fn resolve(path: &Path, m: &ModelSection) -> PathBuf {
+/// Where `h5_file` (and a wave input file) is found: next to the model file, or under
+/// `data_path.root` (RELATIVE: to the model file; ABSOLUTE: as given).
+fn base_dir(path: &Path, m: &ModelSection) -> PathBuf {
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let base = match &m.data_path {
         None => dir,
@@ -183,7 +220,7 @@ fn resolve(path: &Path, m: &ModelSection) -> PathBuf {
             }
         }
     };
-    base.join(&m.h5_file)
+    base
 }
 
 /// Upper-cased `value` if it is one of `valid`, else an error at `key` listing them.
@@ -196,7 +233,7 @@ fn choice(value: &str, valid: &[&str], key: &str, lines: &YamlLines, d: &mut Dia
     None
 }
 
-fn waves(w: &WavesSection, degrees: bool, lines: &YamlLines, d: &mut Diagnostics) -> Option<WaveSpec> {
+fn waves(w: &WavesSection, degrees: bool, base: &Path, lines: &YamlLines, d: &mut Diagnostics) -> Option<WaveSpec> {
     let kind = match &w.kind {
         None => "NO_WAVE".to_string(),
         Some(k) => {
@@ -236,6 +273,14 @@ fn waves(w: &WavesSection, degrees: bool, lines: &YamlLines, d: &mut Diagnostics
         ("method", w.method.is_some()),
     ];
     let regular_keys = [("height", w.height.is_some()), ("period", w.period.is_some()), ("phase", w.phase.is_some())];
+    let component_keys =
+        [("omegas", w.omegas.is_some()), ("amplitudes", w.amplitudes.is_some()), ("phases", w.phases.is_some())];
+    let import_keys = [
+        ("file", w.file.is_some()),
+        ("columns", w.columns.is_some()),
+        ("times", w.times.is_some()),
+        ("elevations", w.elevations.is_some()),
+    ];
     let wave_err = |e: WaveError, key: &str, d: &mut Diagnostics| {
         d.error(lines.loc(&format!("model.waves.{key}")), format!("invalid waves: {e}"));
     };
@@ -253,10 +298,31 @@ fn waves(w: &WavesSection, degrees: bool, lines: &YamlLines, d: &mut Diagnostics
     match kind.as_str() {
         "NO_WAVE" => {
             misplaced(&irregular_keys, d);
+            misplaced(&component_keys, d);
+            misplaced(&import_keys, d);
             Some(WaveSpec::None)
+        }
+        "COMPONENTS" => {
+            misplaced(&regular_keys, d);
+            misplaced(&irregular_keys[..8], d);
+            misplaced(&import_keys[2..], d);
+            let method = irregular_method(w, lines, d)?;
+            let ramp = ramp().map_err(|e| wave_err(e, "ramp_time", d)).ok()?;
+            let components = components(w, degrees, base, lines, d)?;
+            Some(WaveSpec::Components { components, heading_deg: heading, ramp, method })
+        }
+        "ELEVATION_IMPORT" => {
+            misplaced(&regular_keys, d);
+            misplaced(&irregular_keys, d);
+            misplaced(&component_keys, d);
+            let ramp = ramp().map_err(|e| wave_err(e, "ramp_time", d)).ok()?;
+            let series = elevation(w, base, lines, d)?;
+            Some(WaveSpec::Elevation { series, heading_deg: heading, ramp })
         }
         "REGULAR" => {
             misplaced(&irregular_keys, d);
+            misplaced(&component_keys, d);
+            misplaced(&import_keys, d);
             let (Some(height), Some(period)) = (w.height, w.period) else {
                 d.error(lines.loc("model.waves"), "waves of type REGULAR need `height` (m) and `period` (s)");
                 return None;
@@ -272,6 +338,8 @@ fn waves(w: &WavesSection, degrees: bool, lines: &YamlLines, d: &mut Diagnostics
         }
         _ => {
             misplaced(&regular_keys, d);
+            misplaced(&component_keys, d);
+            misplaced(&import_keys, d);
             let (Some(hs), Some(tp)) = (w.hs, w.tp) else {
                 d.error(lines.loc("model.waves"), "waves of type IRREGULAR need `hs` (m) and `tp` (s)");
                 return None;
@@ -290,14 +358,7 @@ fn waves(w: &WavesSection, degrees: bool, lines: &YamlLines, d: &mut Diagnostics
                 Spectrum::pierson_moskowitz(hs, tp)
             };
             let spectrum = spectrum.map_err(|e| wave_err(e, "hs", d)).ok()?;
-            let method = match w.method.as_deref() {
-                Some(m) => match choice(m, &["SUPERPOSITION", "CONVOLUTION"], "model.waves.method", lines, d)?.as_str()
-                {
-                    "CONVOLUTION" => IrregularMethod::Convolution,
-                    _ => IrregularMethod::Superposition,
-                },
-                None => IrregularMethod::Superposition,
-            };
+            let method = irregular_method(w, lines, d)?;
             let band = match (w.omega_min, w.omega_max, w.count) {
                 (None, None, None) => None,
                 (Some(lo), Some(hi), count) => {
@@ -311,6 +372,152 @@ fn waves(w: &WavesSection, degrees: bool, lines: &YamlLines, d: &mut Diagnostics
             let ramp = ramp().map_err(|e| wave_err(e, "ramp_time", d)).ok()?;
             let seed = w.seed.unwrap_or(1);
             Some(WaveSpec::Irregular { spectrum, band, seed, heading_deg: heading, ramp, method })
+        }
+    }
+}
+
+/// `waves.method`: SUPERPOSITION (the default) or CONVOLUTION.
+fn irregular_method(w: &WavesSection, lines: &YamlLines, d: &mut Diagnostics) -> Option<IrregularMethod> {
+    Some(match w.method.as_deref() {
+        Some(m) => match choice(m, &["SUPERPOSITION", "CONVOLUTION"], "model.waves.method", lines, d)?.as_str() {
+            "CONVOLUTION" => IrregularMethod::Convolution,
+            _ => IrregularMethod::Superposition,
+        },
+        None => IrregularMethod::Superposition,
+    })
+}
+
+/// Two or three columns of numbers, from `waves.file` (with `waves.columns`, or `defaults`) or
+/// from the inline lists `inline` (their keys); the error names the file's line or the YAML key.
+fn table(
+    w: &WavesSection,
+    base: &Path,
+    names: &[(&str, &str, Option<&String>)],
+    inline: &[(&str, Option<&Vec<f64>>)],
+    limit: (usize, &str),
+    lines: &YamlLines,
+    d: &mut Diagnostics,
+) -> Option<Vec<Vec<f64>>> {
+    let given: Vec<(&str, &Vec<f64>)> = inline.iter().filter_map(|(k, v)| v.map(|v| (*k, v))).collect();
+    let keys: Vec<&str> = inline.iter().map(|(k, _)| *k).collect();
+    let (max_rows, what) = limit;
+    match (&w.file, given.len()) {
+        (Some(_), 0) => {}
+        (None, n) if n == inline.len() => {
+            let (first, rows) = (given[0].0, given[0].1.len());
+            for (key, v) in &given {
+                let loc = lines.loc(&format!("model.waves.{key}"));
+                if v.len() > max_rows {
+                    d.error(loc, format!("more than {max_rows} {what}"));
+                    return None;
+                }
+                if v.len() != rows {
+                    d.error(loc, format!("`{key}` has {} values, `{first}` {rows}; give one per row", v.len()));
+                    return None;
+                }
+            }
+            if w.columns.is_some() {
+                d.error(lines.loc("model.waves.columns"), "`columns` applies to a `file` only");
+                return None;
+            }
+            return Some(given.into_iter().map(|(_, v)| v.clone()).collect());
+        }
+        _ => {
+            d.error(
+                lines.loc("model.waves"),
+                format!("give the {what} either as `file` (a CSV file) or as all of `{}`, not both", keys.join("`, `")),
+            );
+            return None;
+        }
+    }
+    let file = base.join(w.file.as_ref()?);
+    let columns: Vec<&str> = names.iter().map(|(_, default, given)| given.map_or(*default, |s| s.as_str())).collect();
+    match wave_csv::read_columns(&file, &columns, max_rows, what) {
+        Ok(c) => Some(c),
+        Err(e) => {
+            d.error(e.loc, e.message);
+            d.error(lines.loc("model.waves.file"), format!("the {what} file `{}` above is unusable", file.display()));
+            None
+        }
+    }
+}
+
+/// The components of a COMPONENTS wave, checked (ω > 0, amplitude ≥ 0, phases finite).
+fn components(
+    w: &WavesSection,
+    degrees: bool,
+    base: &Path,
+    lines: &YamlLines,
+    d: &mut Diagnostics,
+) -> Option<Vec<ComponentSpec>> {
+    let c = w.columns.as_ref();
+    if let Some(c) = c {
+        for (key, present) in [("time", c.time.is_some()), ("elevation", c.elevation.is_some())] {
+            if present {
+                d.error(
+                    lines.loc(&format!("model.waves.columns.{key}")),
+                    format!("column `{key}` applies to ELEVATION_IMPORT"),
+                );
+            }
+        }
+    }
+    let names = [
+        ("omega", "omega", c.and_then(|c| c.omega.as_ref())),
+        ("amplitude", "amplitude", c.and_then(|c| c.amplitude.as_ref())),
+        ("phase", "phase", c.and_then(|c| c.phase.as_ref())),
+    ];
+    let inline = [("omegas", w.omegas.as_ref()), ("amplitudes", w.amplitudes.as_ref()), ("phases", w.phases.as_ref())];
+    let cols = table(w, base, &names, &inline, (MAX_COMPONENTS, "wave components"), lines, d)?;
+    let from_file = w.file.is_some();
+    let mut out = Vec::with_capacity(cols[0].len());
+    for i in 0..cols[0].len() {
+        let (omega, amplitude, phase) = (cols[0][i], cols[1][i], cols[2][i]);
+        let phase = if degrees && !from_file { phase.to_radians() } else { phase };
+        if !(omega > 0.0 && omega.is_finite() && amplitude >= 0.0 && amplitude.is_finite() && phase.is_finite()) {
+            d.error(
+                lines.loc("model.waves"),
+                format!(
+                    "wave component {} (ω {omega} rad/s, amplitude {amplitude} m, phase {phase} rad): ω must be \
+                     positive, the amplitude not negative, all finite",
+                    i + 1
+                ),
+            );
+            return None;
+        }
+        out.push(ComponentSpec { omega, amplitude, phase });
+    }
+    Some(out)
+}
+
+/// The record of an ELEVATION_IMPORT wave.
+fn elevation(w: &WavesSection, base: &Path, lines: &YamlLines, d: &mut Diagnostics) -> Option<ElevationSeries> {
+    let c = w.columns.as_ref();
+    if let Some(c) = c {
+        for (key, present) in
+            [("omega", c.omega.is_some()), ("amplitude", c.amplitude.is_some()), ("phase", c.phase.is_some())]
+        {
+            if present {
+                d.error(
+                    lines.loc(&format!("model.waves.columns.{key}")),
+                    format!("column `{key}` applies to COMPONENTS"),
+                );
+            }
+        }
+    }
+    let names = [
+        ("time", "time", c.and_then(|c| c.time.as_ref())),
+        ("elevation", "elevation", c.and_then(|c| c.elevation.as_ref())),
+    ];
+    let inline = [("times", w.times.as_ref()), ("elevations", w.elevations.as_ref())];
+    let mut cols = table(w, base, &names, &inline, (MAX_ELEVATION_SAMPLES, "elevation samples"), lines, d)?;
+    let values = cols.pop()?;
+    let times = cols.pop()?;
+    match ElevationSeries::new(times, values) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            let key = if w.file.is_some() { "model.waves.file" } else { "model.waves.times" };
+            d.error(lines.loc(key), format!("invalid elevation record: {e} (sample 0 is the first row)"));
+            None
         }
     }
 }
@@ -470,5 +677,102 @@ mod tests {
         );
         let e = load(&p).unwrap_err().to_string();
         assert!(e.contains(":7:") && e.contains("`height` does not apply"), "{e}");
+    }
+
+    #[test]
+    fn components_from_a_file_or_inline() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("sea.csv"), "# a sea\nw,a,p\n0.5,0.1,1.0\n0.6,0.2,2.0\n").unwrap();
+        let p = write(
+            dir.path(),
+            "model:\n  h5_file: data.h5\n  waves:\n    type: COMPONENTS\n    file: sea.csv\n    columns: \
+             {omega: w, amplitude: a, phase: p}\n    ramp_time: 100\n    method: CONVOLUTION\n",
+        );
+        match load(&p).unwrap().waves {
+            WaveSpec::Components { components, ramp, method, heading_deg } => {
+                assert_eq!(components[1], ComponentSpec { omega: 0.6, amplitude: 0.2, phase: 2.0 });
+                assert_eq!(
+                    (ramp, method, heading_deg),
+                    (Ramp::Cosine { duration: 100.0 }, IrregularMethod::Convolution, 0.0)
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        // Inline phases follow angle_degrees (degrees by default).
+        let p = write(
+            dir.path(),
+            "model:\n  h5_file: data.h5\n  waves:\n    type: COMPONENTS\n    omegas: [0.5]\n    amplitudes: [1]\n    \
+             phases: [90]\n",
+        );
+        match load(&p).unwrap().waves {
+            WaveSpec::Components { components, .. } => {
+                assert!((components[0].phase - std::f64::consts::FRAC_PI_2).abs() < 1e-15)
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn bad_component_inputs_name_their_line() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("sea.csv"), "w,a,p\n0.5,0.1,1.0\n0.6,x,2.0\n").unwrap();
+        let yaml = |cols: &str| {
+            format!(
+                "model:\n  h5_file: data.h5\n  waves:\n    type: COMPONENTS\n    file: sea.csv\n    columns: {cols}\n"
+            )
+        };
+        let e = load(&write(dir.path(), &yaml("{omega: w, amplitude: a, phase: p}"))).unwrap_err().to_string();
+        assert!(e.contains("sea.csv:3") && e.contains("column `a`: `x` is not a finite number"), "{e}");
+        assert!(e.contains("tdpf_model.yaml:5"), "{e}");
+        let e = load(&write(dir.path(), &yaml("{omega: omega, amplitude: a, phase: p}"))).unwrap_err().to_string();
+        assert!(e.contains("sea.csv:1") && e.contains("no column `omega`") && e.contains("w, a, p"), "{e}");
+        let e = load(&write(dir.path(), &yaml("{omega: w, amplitude: a, phase: p, time: t}"))).unwrap_err().to_string();
+        assert!(e.contains(":6:") && e.contains("column `time` applies to ELEVATION_IMPORT"), "{e}");
+        let p = write(
+            dir.path(),
+            "model:\n  h5_file: data.h5\n  waves:\n    type: COMPONENTS\n    omegas: [0.5, 0.6]\n    \
+             amplitudes: [1]\n    phases: [0, 0]\n",
+        );
+        let e = load(&p).unwrap_err().to_string();
+        assert!(e.contains(":6:") && e.contains("`amplitudes` has 1 values"), "{e}");
+        let p = write(
+            dir.path(),
+            "model:\n  h5_file: data.h5\n  waves:\n    type: COMPONENTS\n    omegas: [-0.5]\n    \
+             amplitudes: [1]\n    phases: [0]\n",
+        );
+        assert!(load(&p).unwrap_err().to_string().contains("wave component 1"));
+        let p = write(dir.path(), "model:\n  h5_file: data.h5\n  waves:\n    type: COMPONENTS\n    hs: 2\n");
+        let e = load(&p).unwrap_err().to_string();
+        assert!(e.contains("`hs` does not apply") && e.contains("either as `file`"), "{e}");
+        // More components than any sea state needs: refused at the row past the limit.
+        let many: String = (0..=MAX_COMPONENTS).map(|i| format!("{},0.1,0\n", 0.1 + i as f64 * 1e-5)).collect();
+        std::fs::write(dir.path().join("sea.csv"), format!("w,a,p\n{many}")).unwrap();
+        let e = load(&write(dir.path(), &yaml("{omega: w, amplitude: a, phase: p}"))).unwrap_err().to_string();
+        assert!(e.contains(&format!("sea.csv:{}", MAX_COMPONENTS + 2)) && e.contains("more than 100000 rows"), "{e}");
+    }
+
+    #[test]
+    fn elevation_import() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("eta.csv"), "time,elevation\n0,0\n0.1,0.2\n0.2,0.1\n").unwrap();
+        let p =
+            write(dir.path(), "model:\n  h5_file: data.h5\n  waves:\n    type: elevation_import\n    file: eta.csv\n");
+        match load(&p).unwrap().waves {
+            WaveSpec::Elevation { series, ramp, .. } => {
+                assert_eq!((series.len(), series.span()), (3, (0.0, 0.2)));
+                assert_eq!(ramp.duration(), 0.0);
+            }
+            other => panic!("{other:?}"),
+        }
+        std::fs::write(dir.path().join("eta.csv"), "time,elevation\n0,0\n0.1,0.2\n0.1,0.1\n").unwrap();
+        let e = load(&p).unwrap_err().to_string();
+        assert!(e.contains(":5:") && e.contains("sample 2: times must increase strictly"), "{e}");
+        let p = write(
+            dir.path(),
+            "model:\n  h5_file: data.h5\n  waves:\n    type: ELEVATION_IMPORT\n    times: [0, 1]\n    \
+             elevations: [0, 1]\n    omegas: [1]\n",
+        );
+        let e = load(&p).unwrap_err().to_string();
+        assert!(e.contains(":7:") && e.contains("`omegas` does not apply"), "{e}");
     }
 }

@@ -194,3 +194,29 @@ fn a_restored_state_repeats_a_window_bit_for_bit() {
         assert_ne!(run(&mut m, 5), first, "{radiation:?}: other motion must give other loads");
     }
 }
+
+#[test]
+fn explicit_components_must_lie_in_the_file_and_an_elevation_record_needs_an_irf() {
+    use tidelink_tdpf_solver::hydro_model::{ComponentSpec, IrregularMethod};
+    use tidelink_tdpf_solver::waves::{ElevationSeries, Ramp};
+    let d = data();
+    let spec = |omega: f64| WaveSpec::Components {
+        components: vec![
+            ComponentSpec { omega: 1.0, amplitude: 0.5, phase: 0.0 },
+            ComponentSpec { omega, amplitude: 0.1, phase: 1.0 },
+        ],
+        heading_deg: 0.0,
+        ramp: Ramp::None,
+        method: IrregularMethod::Superposition,
+    };
+    assert!(HydroModel::new(&d, &HydroOptions { waves: spec(1.5), ..options(true) }).is_ok());
+    // Unlike a spectrum's band, a given component is never dropped silently.
+    let e = HydroModel::new(&d, &HydroOptions { waves: spec(2.5), ..options(true) }).unwrap_err();
+    let cause = std::error::Error::source(&e).map(|c| c.to_string()).unwrap_or_default();
+    assert!(cause.contains("2.5"), "{e}: {cause}");
+    let series = ElevationSeries::new(vec![0.0, 1.0], vec![0.0, 0.1]).expect("a record");
+    let waves = WaveSpec::Elevation { series, heading_deg: 0.0, ramp: Ramp::None };
+    let e = HydroModel::new(&d, &HydroOptions { waves, ..options(true) }).unwrap_err();
+    let cause = std::error::Error::source(&e).map(|c| c.to_string()).unwrap_or_default();
+    assert!(cause.contains("no excitation impulse response"), "{e}: {cause}");
+}

@@ -1,11 +1,12 @@
-//! Per-body wave excitation built once from a [`WaveSpec`] and the file: none, regular, irregular by
-//! frequency superposition, or irregular by excitation-IRF convolution.
+//! Per-body wave excitation built once from a [`WaveSpec`] and the file: none, regular, irregular
+//! (from a spectrum or explicit components) by frequency superposition or by excitation-IRF
+//! convolution, or an imported elevation record by excitation-IRF convolution.
 
 use super::error::HydroError;
 use super::options::{IrregularMethod, WaveSpec};
 use crate::excitation::ExcitationError;
 use crate::excitation::{ExcitationTable, IrfExcitation, OutsideGrid, RegularExcitation, SuperpositionExcitation};
-use crate::waves::{FrequencyBand, IrregularWave, RegularWave};
+use crate::waves::{wave_number, ElevationSeries, FrequencyBand, IrregularWave, Ramp, RegularWave, WaveComponent};
 use nalgebra::Vector6;
 use tidelink_hydro_data::HydroData;
 
@@ -19,6 +20,7 @@ pub(crate) enum ExcitationSet {
     Regular(Vec<RegularExcitation>),
     Superposition(Vec<SuperpositionExcitation>),
     Convolution { wave: IrregularWave, bodies: Vec<IrfExcitation> },
+    Imported { series: ElevationSeries, bodies: Vec<IrfExcitation> },
 }
 
 impl ExcitationSet {
@@ -39,15 +41,22 @@ impl ExcitationSet {
                     },
                 };
                 let wave = IrregularWave::from_spectrum(spectrum, band, *seed, *heading_deg, data.g, data.depth)?;
-                match method {
-                    IrregularMethod::Superposition => Ok(ExcitationSet::Superposition(per_body(data, bodies, |t| {
-                        SuperpositionExcitation::new(t, &wave, *ramp, OutsideGrid::Zero)
-                    })?)),
-                    IrregularMethod::Convolution => {
-                        let bodies = per_body(data, bodies, |t| IrfExcitation::new(t, *heading_deg, *ramp))?;
-                        Ok(ExcitationSet::Convolution { wave, bodies })
-                    }
-                }
+                irregular(data, bodies, wave, *ramp, *method, OutsideGrid::Zero)
+            }
+            WaveSpec::Components { components, heading_deg, ramp, method } => {
+                let components = components
+                    .iter()
+                    .map(|c| {
+                        let k = wave_number(c.omega, data.g, data.depth)?;
+                        Ok(WaveComponent { omega: c.omega, amplitude: c.amplitude, phase: c.phase, wave_number: k })
+                    })
+                    .collect::<Result<Vec<_>, crate::waves::WaveError>>()?;
+                let wave = IrregularWave::from_components(components, *heading_deg)?;
+                irregular(data, bodies, wave, *ramp, *method, OutsideGrid::Error)
+            }
+            WaveSpec::Elevation { series, heading_deg, ramp } => {
+                let bodies = per_body(data, bodies, |t| IrfExcitation::new(t, *heading_deg, *ramp))?;
+                Ok(ExcitationSet::Imported { series: series.clone(), bodies })
             }
         }
     }
@@ -59,6 +68,28 @@ impl ExcitationSet {
             ExcitationSet::Regular(v) => v[b].force(t),
             ExcitationSet::Superposition(v) => v[b].force(t),
             ExcitationSet::Convolution { wave, bodies } => bodies[b].force(wave, t),
+            ExcitationSet::Imported { series, bodies } => bodies[b].force(series, t),
+        }
+    }
+}
+
+/// An irregular wave's excitation by superposition (components outside the file's frequencies
+/// handled as `outside` says) or by IRF convolution.
+fn irregular(
+    data: &HydroData,
+    bodies: usize,
+    wave: IrregularWave,
+    ramp: Ramp,
+    method: IrregularMethod,
+    outside: OutsideGrid,
+) -> Result<ExcitationSet, HydroError> {
+    match method {
+        IrregularMethod::Superposition => Ok(ExcitationSet::Superposition(per_body(data, bodies, |t| {
+            SuperpositionExcitation::new(t, &wave, ramp, outside)
+        })?)),
+        IrregularMethod::Convolution => {
+            let bodies = per_body(data, bodies, |t| IrfExcitation::new(t, wave.heading_deg(), ramp))?;
+            Ok(ExcitationSet::Convolution { wave, bodies })
         }
     }
 }

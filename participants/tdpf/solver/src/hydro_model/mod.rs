@@ -33,6 +33,6 @@ mod state;
 
 pub use error::HydroError;
 pub use model::HydroModel;
-pub use options::{HydroOptions, IrregularMethod, RadiationMethod, WaveSpec};
+pub use options::{ComponentSpec, HydroOptions, IrregularMethod, RadiationMethod, WaveSpec};
 pub use radiation_set::RadiationChoice;
 pub use state::{BodyLoad, BodyState};

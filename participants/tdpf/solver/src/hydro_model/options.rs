@@ -1,7 +1,7 @@
 //! How a [`super::HydroModel`] is configured, independently of any file format.
 
 use crate::radiation::{Feedthrough, FitOptions};
-use crate::waves::{FrequencyBand, Ramp, Spectrum};
+use crate::waves::{ElevationSeries, FrequencyBand, Ramp, Spectrum};
 
 /// Which radiation memory model steps the 6N velocity history.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -91,6 +91,40 @@ pub enum WaveSpec {
         /// Superposition of X(ω_i) or convolution with the excitation IRF.
         method: IrregularMethod,
     },
+    /// An irregular wave given component by component (an imported sea state, e.g. WEC-Sim's
+    /// stored ω, amplitude and phase), so that another code's exact sea can be rebuilt.
+    Components {
+        /// The components; wave numbers come from the file's g and depth.
+        components: Vec<ComponentSpec>,
+        /// Direction of travel (degrees, 0 = towards +x).
+        heading_deg: f64,
+        /// Fade-in, of the force (superposition) or of η (convolution).
+        ramp: Ramp,
+        /// Superposition of X(ω_i) (a component outside the file's frequencies is an error) or
+        /// convolution with the excitation IRF.
+        method: IrregularMethod,
+    },
+    /// A measured elevation record at the origin (WEC-Sim's `elevationImport`), turned into
+    /// excitation by convolution with the file's excitation impulse response.
+    Elevation {
+        /// η(0, t), zero outside the record.
+        series: ElevationSeries,
+        /// Direction of travel (degrees), for the IRF's heading.
+        heading_deg: f64,
+        /// Fade-in of η (none when the record already starts from still water).
+        ramp: Ramp,
+    },
+}
+
+/// One component of [`WaveSpec::Components`]: η_i = amplitude · cos(ω t + phase) at the origin.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ComponentSpec {
+    /// Angular frequency ω (rad/s).
+    pub omega: f64,
+    /// Amplitude (m).
+    pub amplitude: f64,
+    /// Phase at the origin at t = 0 (rad).
+    pub phase: f64,
 }
 
 /// Everything a [`super::HydroModel`] needs besides the file.

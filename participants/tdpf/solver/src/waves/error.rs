@@ -44,6 +44,14 @@ pub enum WaveError {
         /// Components asked for.
         count: usize,
     },
+    /// An imported elevation record with a bad sample (0-based index) or too few samples.
+    #[error("elevation record, sample {index}: {reason}")]
+    Series {
+        /// The first offending sample (0-based).
+        index: usize,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
     /// Newton on the finite-depth dispersion relation did not converge.
     #[error("dispersion relation did not converge for omega = {omega} rad/s, depth = {depth} m")]
     NoConvergence {

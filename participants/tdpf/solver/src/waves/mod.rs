@@ -1,5 +1,5 @@
 //! Wave kinematics at the level a linear potential-flow model needs: regular and irregular
-//! waves, spectra, start-up ramps and the dispersion relation.
+//! waves, imported elevation records, spectra, start-up ramps and the dispersion relation.
 //!
 //! Conventions used throughout (they match the excitation model in [`crate::excitation`]):
 //! a regular wave has elevation η(0, t) = A cos(ωt + phase) at the global origin, `t` being the
@@ -12,6 +12,7 @@ mod error;
 mod irregular;
 mod ramp;
 mod regular;
+mod series;
 mod spectrum;
 
 pub use dispersion::wave_number;
@@ -20,4 +21,5 @@ pub use error::WaveError;
 pub use irregular::{FrequencyBand, IrregularWave, WaveComponent};
 pub use ramp::Ramp;
 pub use regular::RegularWave;
+pub use series::ElevationSeries;
 pub use spectrum::{Spectrum, SpectrumKind};

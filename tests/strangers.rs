@@ -64,10 +64,10 @@ fn field(out: &mut Vec<u8>, b: &[u8]) {
     out.extend_from_slice(b);
 }
 
-/// What a stranger knows: the protocol (6), the version, the participant names; not the secret.
+/// What a stranger knows: the protocol (7), the version, the participant names; not the secret.
 fn forged_hello() -> Vec<u8> {
     let mut b = vec![1u8];
-    b.extend(6u32.to_le_bytes());
+    b.extend(7u32.to_le_bytes()); // the protocol of this version (coupling/engine m2n/wire.rs)
     field(&mut b, concat!("tidelink-native-", env!("CARGO_PKG_VERSION")).as_bytes());
     field(&mut b, b"any hash");
     field(&mut b, b"Fluid");
@@ -245,7 +245,7 @@ def exact(s, n):
             raise EOFError("closed")
         out += chunk
     return out
-hello = b"\x01" + struct.pack("<I", 6) + field(version.encode()) + field(b"any hash") + field(b"Fluid") + field(b"") + field(bytes([7]) * 32)
+hello = b"\x01" + struct.pack("<I", 7) + field(version.encode()) + field(b"any hash") + field(b"Fluid") + field(b"") + field(bytes([7]) * 32)
 s = socket.create_connection(("127.0.0.1", port), timeout=30)
 s.sendall(frame(hello))
 exact(s, struct.unpack("<I", exact(s, 4))[0])
@@ -280,7 +280,13 @@ fn another_user_reads_no_key_plants_nothing_and_is_refused() {
     let solid_log = pair_by_hand(case.path(), |addr| {
         let conn = case.path().join(CONNECTION_FILE);
         let key = case.path().join(format!("{CONNECTION_FILE}.key"));
-        let o = as_stranger("python3")
+        // The system's interpreter: one installed under root's home (pyenv's shims) is out of
+        // the other user's reach.
+        let python = ["/usr/bin/python3", "/usr/local/bin/python3"]
+            .into_iter()
+            .find(|p| Path::new(p).is_file())
+            .expect("a system python3 (/usr/bin or /usr/local/bin) the other user may run");
+        let o = as_stranger(python)
             .args(["-c", STRANGER_PY])
             .arg(&conn)
             .arg(&key)

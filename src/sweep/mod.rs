@@ -313,12 +313,19 @@ fn run_cell(job: &Job, layout: &Layout, grid: &grid::Grid, stop: &AtomicBool) ->
         };
     let marker = Marker { settings: job.settings.clone(), figures };
     let tmp = job.dir.join(format!("{MARKER}.tmp"));
+    // The figures reported are those read back from the marker, as a resumed sweep reads them:
+    // serde_json's parser may land one unit in the last place off a number it printed, and a
+    // resumed matrix must equal the first one digit for digit.
     let written = serde_json::to_string_pretty(&marker)
         .map_err(anyhow::Error::from)
-        .and_then(|text| Ok(std::fs::write(&tmp, text + "\n")?))
-        .and_then(|_| Ok(std::fs::rename(&tmp, job.dir.join(MARKER))?));
+        .and_then(|text| {
+            let back: Marker = serde_json::from_str(&text)?;
+            std::fs::write(&tmp, text + "\n")?;
+            Ok(back.figures)
+        })
+        .and_then(|back| Ok((std::fs::rename(&tmp, job.dir.join(MARKER))?, back).1));
     match written {
-        Ok(()) => Status::Done(figures),
+        Ok(back) => Status::Done(back),
         Err(e) => fail(format!("cannot write the completion marker: {e:#}")),
     }
 }

@@ -166,16 +166,22 @@ pub fn create_key(conn_file: &Path) -> Result<Secret, String> {
         Err(e) => return Err(format!("cannot replace the stale key file \"{}\": {e}", path.display())),
     }
     let bytes = random_bytes(SECRET_LEN).map_err(|e| e.to_string())?;
+    // Written whole under a name of its own, then linked to its place in one step: a requester
+    // polling for the key never opens it half written (it would read 0 bytes and give up), and
+    // linking fails, as creating would, when another run's key is already there.
+    let mut tmp_name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = path.with_file_name(tmp_name);
+    let _ = fs::remove_file(&tmp);
     let written = OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(0o600)
-        .open(&path)
-        .and_then(|mut f| f.write_all(&bytes).and_then(|()| f.sync_all()));
+        .open(&tmp)
+        .and_then(|mut f| f.write_all(&bytes).and_then(|()| f.sync_all()))
+        .and_then(|()| fs::hard_link(&tmp, &path));
+    let _ = fs::remove_file(&tmp);
     if let Err(e) = written {
-        if e.kind() != io::ErrorKind::AlreadyExists {
-            let _ = fs::remove_file(&path);
-        }
         let why = if e.kind() == io::ErrorKind::AlreadyExists {
             " (another run is using the same exchange directory: give each run its own)".to_string()
         } else {

@@ -98,8 +98,8 @@ fn compare(float: &[Row], spar: &[Row], reference: &[Vec<f64>]) -> Compared {
     for (i, &t) in reference[0].iter().enumerate() {
         let Some(o) = ours.get(&key(t)) else { continue };
         c.time.push(t);
-        for k in 0..3 {
-            c.ours[k].push(o[k]);
+        for (series, &value) in c.ours.iter_mut().zip(o.iter()) {
+            series.push(value);
         }
         c.theirs[0].push(reference[1][i]);
         c.theirs[1].push(reference[2][i]);
@@ -279,7 +279,7 @@ fn heave_excitation_matches_wecsims_stored_excitation() {
         let ours: Vec<f64> = new[0].iter().map(|&t| irf.force(&series, t)[2]).collect();
         let imported = relative_rms(&new[0], &ours, &new[2 + b], WINDOW);
         let (lo, hi) = irf.span();
-        let inner = relative_rms(&new[0], &ours, &new[2 + b], (WINDOW.0, WINDOW.1 + lo.min(0.0).max(-20.0)));
+        let inner = relative_rms(&new[0], &ours, &new[2 + b], (WINDOW.0, WINDOW.1 + lo.clamp(-20.0, 0.0)));
         println!(
             "{name} heave excitation, 100-200 s, RMS difference / WEC-Sim's std: components {:.3} %, \
              stored elevation {:.3} % (IRF span {lo:.1}..{hi:.1} s; {:.3} % up to 20 s before the record ends)",

@@ -470,8 +470,8 @@ fn components(
     let cols = table(w, base, &names, &inline, (MAX_COMPONENTS, "wave components"), lines, d)?;
     let from_file = w.file.is_some();
     let mut out = Vec::with_capacity(cols[0].len());
-    for i in 0..cols[0].len() {
-        let (omega, amplitude, phase) = (cols[0][i], cols[1][i], cols[2][i]);
+    let rows = cols[0].iter().zip(&cols[1]).zip(&cols[2]).map(|((&w, &a), &p)| (w, a, p));
+    for (i, (omega, amplitude, phase)) in rows.enumerate() {
         let phase = if degrees && !from_file { phase.to_radians() } else { phase };
         if !(omega > 0.0 && omega.is_finite() && amplitude >= 0.0 && amplitude.is_finite() && phase.is_finite()) {
             d.error(

@@ -184,7 +184,7 @@ pub fn load(path: &Path) -> Result<TdpfModel, Diagnostics> {
     } else if !h5_file.is_file() {
         d.error(
             lines.loc("model.h5_file"),
-            format!("h5_file `{}` not found (looked for {})", m.h5_file, h5_file.display()),
+            format!("h5_file `{}` not found (looked for {}){}", m.h5_file, h5_file.display(), generate_hint(&h5_file)),
         );
     }
     let degrees = m.angle_degrees.unwrap_or(true);
@@ -487,6 +487,19 @@ fn components(
         out.push(ComponentSpec { omega, amplitude, phase });
     }
     Some(out)
+}
+
+/// For a missing hydrodynamic file with a `tidelink hydro` description of the same name beside
+/// it (`oswec.yaml` for `oswec.h5`, as `configs/oswec/hydro` ships): how to make it.
+fn generate_hint(h5: &Path) -> String {
+    let description = h5.with_extension("yaml");
+    if description.is_file() {
+        // Absolute: the participant runs in the case folder, the user's shell elsewhere.
+        let description = description.canonicalize().unwrap_or(description);
+        format!("; it is generated: run `tidelink hydro {}` first", description.display())
+    } else {
+        String::new()
+    }
 }
 
 /// The record of an ELEVATION_IMPORT wave.

@@ -15,25 +15,9 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 use tidelink_coupling::native::{NativeParticipant, Secret, Settings};
 
-/// Warnings logged by the engine, captured for the whole test binary.
+/// The engine's warnings, captured for the whole test binary (common::captured_log).
 fn warnings() -> &'static Mutex<Vec<String>> {
-    struct Capture(Mutex<Vec<String>>);
-    impl log::Log for Capture {
-        fn enabled(&self, m: &log::Metadata) -> bool {
-            m.level() <= log::Level::Warn
-        }
-        fn log(&self, r: &log::Record) {
-            if self.enabled(r.metadata()) {
-                self.0.lock().unwrap().push(r.args().to_string());
-            }
-        }
-        fn flush(&self) {}
-    }
-    static CAPTURE: Capture = Capture(Mutex::new(Vec::new()));
-    if log::set_logger(&CAPTURE).is_ok() {
-        log::set_max_level(log::LevelFilter::Warn);
-    }
-    &CAPTURE.0
+    captured_log(log::Level::Warn)
 }
 
 fn case() -> TempCase {

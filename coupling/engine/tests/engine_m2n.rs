@@ -88,25 +88,9 @@ fn a27_rendezvous_files_during_start_up() {
     ]);
 }
 
-/// Warnings logged by the engine, captured for the whole test binary.
+/// The engine's warnings, captured for the whole test binary (common::captured_log).
 fn warnings() -> &'static Mutex<Vec<String>> {
-    struct Capture(Mutex<Vec<String>>);
-    impl log::Log for Capture {
-        fn enabled(&self, m: &log::Metadata) -> bool {
-            m.level() <= log::Level::Warn
-        }
-        fn log(&self, r: &log::Record) {
-            if self.enabled(r.metadata()) {
-                self.0.lock().unwrap().push(r.args().to_string());
-            }
-        }
-        fn flush(&self) {}
-    }
-    static CAPTURE: Capture = Capture(Mutex::new(Vec::new()));
-    if log::set_logger(&CAPTURE).is_ok() {
-        log::set_max_level(log::LevelFilter::Warn);
-    }
-    &CAPTURE.0
+    captured_log(log::Level::Warn)
 }
 
 /// A stale PRIMARYCOM file left by a crashed run (its port no longer listens) is

@@ -11,25 +11,9 @@ use std::sync::Mutex;
 use tidelink_coupling::native::{NativeParticipant, Transport};
 use tidelink_coupling::ErrorKind;
 
-/// Info lines logged by the engine, captured for the whole test binary.
+/// The engine's info lines, captured for the whole test binary (common::captured_log).
 fn infos() -> &'static Mutex<Vec<String>> {
-    struct Capture(Mutex<Vec<String>>);
-    impl log::Log for Capture {
-        fn enabled(&self, m: &log::Metadata) -> bool {
-            m.level() <= log::Level::Info
-        }
-        fn log(&self, r: &log::Record) {
-            if self.enabled(r.metadata()) {
-                self.0.lock().unwrap().push(r.args().to_string());
-            }
-        }
-        fn flush(&self) {}
-    }
-    static CAPTURE: Capture = Capture(Mutex::new(Vec::new()));
-    if log::set_logger(&CAPTURE).is_ok() {
-        log::set_max_level(log::LevelFilter::Info);
-    }
-    &CAPTURE.0
+    captured_log(log::Level::Info)
 }
 
 /// The transport line `me` logged about `partner`, if any.

@@ -530,3 +530,29 @@ pub fn open_logged(config: &Path, name: &str) -> NativeParticipant {
     p.set_log_directory(config.parent().expect("case folder"));
     p
 }
+
+/// The engine's log lines up to `max` (`Warn`: warnings and errors), captured for the whole test
+/// binary from the first call on. A process has one logger: the first call's level holds.
+pub fn captured_log(max: log::Level) -> &'static std::sync::Mutex<Vec<String>> {
+    use std::sync::{Mutex, OnceLock};
+    struct Capture {
+        level: OnceLock<log::Level>,
+        lines: Mutex<Vec<String>>,
+    }
+    impl log::Log for Capture {
+        fn enabled(&self, m: &log::Metadata) -> bool {
+            self.level.get().is_some_and(|l| m.level() <= *l)
+        }
+        fn log(&self, r: &log::Record) {
+            if self.enabled(r.metadata()) {
+                self.lines.lock().unwrap().push(r.args().to_string());
+            }
+        }
+        fn flush(&self) {}
+    }
+    static CAPTURE: Capture = Capture { level: OnceLock::new(), lines: Mutex::new(Vec::new()) };
+    if CAPTURE.level.set(max).is_ok() && log::set_logger(&CAPTURE).is_ok() {
+        log::set_max_level(max.to_level_filter());
+    }
+    &CAPTURE.lines
+}

@@ -283,8 +283,19 @@ fn waves(w: &WavesSection, degrees: bool, base: &Path, lines: &YamlLines, d: &mu
         ("times", w.times.is_some()),
         ("elevations", w.elevations.is_some()),
     ];
+    // At the line of the input the error names, else at `key`'s.
     let wave_err = |e: WaveError, key: &str, d: &mut Diagnostics| {
-        d.error(lines.loc(&format!("model.waves.{key}")), format!("invalid waves: {e}"));
+        let named = match e.input() {
+            Some("wave height" | "wave amplitude") => "height",
+            Some("wave period") => "period",
+            Some("wave phase") => "phase",
+            Some("wave heading") => "heading",
+            Some("Hs") => "hs",
+            Some("Tp") => "tp",
+            Some("gamma") => "gamma",
+            _ => key,
+        };
+        d.error(lines.loc(&format!("model.waves.{named}")), format!("invalid waves: {e}"));
     };
     let ramp = || -> Result<Ramp, WaveError> {
         let t = w.ramp_time.unwrap_or(0.0);
@@ -558,6 +569,21 @@ mod tests {
         );
         let e = load(&p).unwrap_err().to_string();
         assert!(e.contains(":7:") && e.contains("`height` does not apply"), "{e}");
+    }
+
+    #[test]
+    fn a_bad_wave_input_is_reported_at_its_own_line() {
+        let dir = tempfile::tempdir().unwrap();
+        // Line 6 is the period (line 5 the height): the message must point at the period.
+        let p = write(
+            dir.path(),
+            "model:\n  h5_file: data.h5\n  waves:\n    type: REGULAR\n    height: 2\n    period: -8\n",
+        );
+        let e = load(&p).unwrap_err().to_string();
+        assert!(e.contains(":6:") && e.contains("wave period"), "{e}");
+        let p = write(dir.path(), "model:\n  h5_file: data.h5\n  waves:\n    type: IRREGULAR\n    hs: 2\n    tp: 0\n");
+        let e = load(&p).unwrap_err().to_string();
+        assert!(e.contains(":6:") && e.contains("Tp"), "{e}");
     }
 
     #[test]

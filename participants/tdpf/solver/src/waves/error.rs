@@ -62,6 +62,20 @@ pub enum WaveError {
     },
 }
 
+impl WaveError {
+    /// The name of the one input this error is about ("wave period", "Tp", "gamma"), if it is
+    /// about one: lets a file reader point at that input's line rather than the wave's.
+    pub fn input(&self) -> Option<&'static str> {
+        match self {
+            WaveError::NotPositive { name, .. }
+            | WaveError::Negative { name, .. }
+            | WaveError::NotFinite { name, .. } => Some(name),
+            WaveError::Gamma(_) => Some("gamma"),
+            _ => None,
+        }
+    }
+}
+
 /// `value` if finite and > 0.
 pub(crate) fn positive(name: &'static str, value: f64) -> Result<f64, WaveError> {
     if value.is_finite() && value > 0.0 {
@@ -86,5 +100,17 @@ pub(crate) fn finite(name: &'static str, value: f64) -> Result<f64, WaveError> {
         Ok(value)
     } else {
         Err(WaveError::NotFinite { name, value })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_about_one_input_names_it() {
+        assert_eq!(positive("wave period", -1.0).unwrap_err().input(), Some("wave period"));
+        assert_eq!(WaveError::Gamma(0.5).input(), Some("gamma"));
+        assert_eq!(WaveError::Band { min: 1.0, max: 0.0, count: 1 }.input(), None);
     }
 }

@@ -55,7 +55,7 @@ def pyprecice_python():
     ok, text = probe(python)
     if not ok:
         raise unittest.SkipTest(f"{PYPRECICE_ENV}={python}: {text}")
-    if text.startswith(ENGINE_BANNER):
+    if ENGINE_BANNER in text:
         raise unittest.SkipTest(f"{PYPRECICE_ENV}={python} imports Tidelink's module, not pyprecice: {text}")
     return python, text
 
@@ -115,7 +115,7 @@ class SameResultsAsPyprecice(unittest.TestCase):
     def setUpClass(cls):
         cls.pyprecice, cls.version = pyprecice_python()
         ok, ours = probe(sys.executable)
-        if not ok or not ours.startswith(ENGINE_BANNER):
+        if not ok or ENGINE_BANNER not in ours:
             raise unittest.SkipTest(f"{sys.executable} does not import Tidelink's precice module: {ours}")
 
     def compare(self, xml, extra=(), tolerance=TOLERANCE):

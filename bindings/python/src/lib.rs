@@ -16,6 +16,7 @@ mod errors;
 mod floor;
 mod interrupt;
 mod participant;
+mod process;
 
 use pyo3::prelude::*;
 

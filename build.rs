@@ -3,7 +3,9 @@
 //! `cfg(tidelink_octave)` when `octave-cli` with its instrument-control package is on PATH (or
 //! TIDELINK_REQUIRE_OCTAVE=1), for the test of the MATLAB module helper under Octave; and
 //! `cfg(tidelink_second_uid)` when the tests can run a process as another user (built as root with
-//! `setpriv` on PATH, or TIDELINK_REQUIRE_SECOND_UID=1): tests/strangers.rs.
+//! `setpriv` on PATH, or TIDELINK_REQUIRE_SECOND_UID=1): tests/strangers.rs; and
+//! `cfg(tidelink_oswec_h5)` when the OSWEC's generated hydrodynamic file is there
+//! (`tidelink hydro configs/oswec/hydro/oswec.yaml`, or TIDELINK_REQUIRE_OSWEC_H5=1): tests/pto_trios.rs.
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
@@ -11,6 +13,7 @@ fn main() {
     tidelink_shared_data::build_script();
     octave();
     second_uid();
+    oswec_h5();
 }
 
 /// Whether the environment variable `name` says yes.
@@ -44,6 +47,16 @@ fn second_uid() {
     println!("cargo::rustc-check-cfg=cfg(tidelink_second_uid)");
     if required("TIDELINK_REQUIRE_SECOND_UID") || (effective_uid() == Some(0) && on_path("setpriv").is_some()) {
         println!("cargo::rustc-cfg=tidelink_second_uid");
+    }
+}
+
+/// `cfg(tidelink_oswec_h5)`: configs/oswec/hydro/oswec.h5 exists. Its folder is watched (it is in
+/// git, and a file made in it changes its time), so generating the file re-runs this script.
+fn oswec_h5() {
+    println!("cargo::rustc-check-cfg=cfg(tidelink_oswec_h5)");
+    println!("cargo::rerun-if-changed=configs/oswec/hydro");
+    if required("TIDELINK_REQUIRE_OSWEC_H5") || std::path::Path::new("configs/oswec/hydro/oswec.h5").is_file() {
+        println!("cargo::rustc-cfg=tidelink_oswec_h5");
     }
 }
 

@@ -251,3 +251,68 @@ class BodyForceModule(unittest.TestCase):
                         "dt": 0.1, "config": {}})
         self.assertEqual(r["status"], "error")
         self.assertIn("body-force module", r["message"])
+
+
+RSDA_NAMES = ["displacement", "velocity", "angle", "rest_angle", "rel_accel"] + [
+    f"body{b}_{q}_{a}" for b in (1, 2) for q in ("pos", "vel") for a in "xyz"
+]
+TSDA_NAMES = ["displacement", "velocity", "length", "rest_length", "rel_accel"] + RSDA_NAMES[5:]
+
+
+class SameModulesOnTsdaAndRsda(unittest.TestCase):
+    """The worked modules read only channels 0 and 1 (displacement, velocity), which a TSDA (m, m/s)
+    and an RSDA (rad, rad/s) both send first: fed the same numbers through the rich TSDA, the
+    rich RSDA and the lean state, each answers the same force or torque, step by step."""
+
+    MODULES = {
+        "linear_damper_pto": ("LinearDamper", {"damping": 12000.0}),
+        "adaptive_damping_pto": (
+            "AdaptiveDamping",
+            {"damping": 12000.0, "gain": 0.5, "v_ref": 0.1, "c_min": 3000.0, "c_max": 48000.0, "f_max": 2500.0},
+        ),
+        "hydraulic_accumulator_pto": ("HydraulicAccumulator", {"area": 0.08, "v0": 0.12, "p0": 1.0e7, "valve": 12000.0}),
+    }
+
+    def test_each_module_answers_alike_on_the_three_kinds(self):
+        # A pitch-like trace: angle 0.3 sin(t), rate 0.3 cos(t); the other rich channels arbitrary.
+        steps = [(0.02 * n, 0.3 * math.sin(0.02 * n), 0.3 * math.cos(0.02 * n)) for n in range(200)]
+        for script, (cls, cfg) in self.MODULES.items():
+            answers = []
+            for kind, names in (("pto", ["displacement", "velocity"]), ("pto_tsda", TSDA_NAMES), ("pto_rsda", RSDA_NAMES)):
+                d = init(getattr(load(script), cls)(), cfg, kind=kind, names=names, dt=0.02)
+                rest = [1.0 + i for i in range(len(names) - 2)]
+                answers.append([evaluate(d, t, 0.02, [x, v, *rest]) for t, x, v in steps])
+            with self.subTest(module=script):
+                self.assertEqual(answers[0], answers[1])
+                self.assertEqual(answers[0], answers[2])
+                self.assertTrue(any(a != 0.0 for a in answers[0]))
+
+
+class Trace(unittest.TestCase):
+    def test_every_evaluate_is_a_row_and_a_repeated_time_comes_again(self):
+        out = io.StringIO()
+        d = Dispatcher(load("linear_damper_pto").LinearDamper(), trace=out)
+        d.handle({"op": "initialize", "protocol": 2, "kind": "pto_rsda", "n_inputs": 17, "n_outputs": 1,
+                  "dt": 0.5, "in_names": RSDA_NAMES, "config": {"damping": 4.0}})
+        rest = [0.0] * 15
+        for t, v in ((0.5, 0.25), (1.0, -0.5), (1.0, -0.75)):  # the last: a repeated window's time
+            d.handle({"op": "evaluate", "t": t, "dt": 0.5, "in": [0.125, v, *rest]})
+        lines = out.getvalue().splitlines()
+        self.assertTrue(lines[0].startswith("# "))
+        self.assertEqual(lines[1:], ["time_s,displacement,velocity,force",
+                                     "0.5,0.125,0.25,-1.0", "1.0,0.125,-0.5,2.0", "1.0,0.125,-0.75,3.0"])
+
+    def test_a_body_force_module_traces_its_outputs(self):
+        out = io.StringIO()
+        d = Dispatcher(load("linear_mooring_force").LinearMooring(), trace=out)
+        names = [f"b.{c}" for c in ("pos_x", "pos_y", "pos_z", "roll", "pitch", "yaw", "vel_x", "vel_y", "vel_z",
+                                     "omega_x", "omega_y", "omega_z")]
+        reply = d.handle({"op": "initialize", "protocol": 2, "kind": "body_force", "n_inputs": 12, "n_outputs": 6,
+                          "dt": 0.1, "in_names": names, "config": {"damping": [1.0, 1.0, 1.0]}})
+        self.assertEqual(reply["status"], "ok", reply)
+        reply = d.handle({"op": "evaluate", "t": 0.0, "dt": 0.1, "in": [0.0] * 6 + [1.0, 2.0, 3.0, 0.1, 0.2, 0.3]})
+        self.assertEqual(reply["status"], "ok", reply)
+        lines = out.getvalue().splitlines()
+        self.assertEqual(lines[1], "time_s,output_0,output_1,output_2,output_3,output_4,output_5")
+        self.assertEqual([float(x) for x in lines[2].split(",")], [0.0, *reply["out"]])
+        self.assertTrue(any(x != 0.0 for x in reply["out"]))

@@ -14,6 +14,10 @@ Two ways to write one:
   ``evaluate(t, dt, inputs) -> list`` (multi-output modules, 6-DOF body forces).
 
 Then call ``run(MyModule())`` at the bottom of the script. Pure standard library.
+
+With ``TIDELINK_PTO_TRACE=FILE`` in its environment, ``run`` also writes every answer to FILE
+(CSV: time, the two lead channels and the force, see ``Dispatcher``): the force or torque a
+module applied, for plots (``pto/examples/run_visual_verification.py``).
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ __all__ = [
     "PtoModule",
     "PtoState",
     "Dispatcher",
+    "TRACE_ENV",
     "run",
 ]
 
@@ -214,9 +219,14 @@ class Dispatcher:
     """Answers protocol requests for one module, without any transport: ``handle(msg)``
     returns the reply. ``run`` puts it on a socket; tests call it directly."""
 
-    def __init__(self, module: ExternalForceModule):
+    def __init__(self, module: ExternalForceModule, trace=None):
         self.module = module
         self.done = False
+        # A text stream that gets one CSV row per evaluate (``TIDELINK_PTO_TRACE``): for a PTO
+        # (kind ``pto*``) ``time_s,displacement,velocity,force``, else ``time_s,output_0,...``.
+        # A window the coupling repeats asks again at the same time: the last row of a time is
+        # the answer the solver kept.
+        self.trace = trace
 
     def handle(self, msg: Any) -> Dict[str, Any]:
         try:
@@ -247,13 +257,19 @@ class Dispatcher:
                     "sends commit and rollback only to modules with internal states: report how many it keeps",
                     file=sys.stderr,
                 )
+            if self.trace is not None:
+                self._trace_header(m)
             return {"status": "ok", **info}
         if op == "evaluate":
-            out = [float(x) for x in m.evaluate(float(msg["t"]), float(msg["dt"]), list(msg["in"]))]
+            inputs = list(msg["in"])
+            out = [float(x) for x in m.evaluate(float(msg["t"]), float(msg["dt"]), inputs)]
             if len(out) != m.n_outputs:
                 raise ValueError(f"evaluate returned {len(out)} values, {m.n_outputs} expected")
             if not all(math.isfinite(x) for x in out):
                 raise ValueError(f"evaluate returned a non-finite value: {out}")
+            if self.trace is not None:
+                lead = [float(x) for x in inputs[:2]] if m.kind.startswith("pto") else []
+                self.trace.write(",".join(repr(float(x)) for x in [float(msg["t"]), *lead, *out]) + "\n")
             return {"status": "ok", "out": out}
         if op in ("reset", "commit", "rollback"):
             getattr(m, op)()
@@ -262,6 +278,13 @@ class Dispatcher:
             self.done = True
             return {"status": "ok"}
         raise ValueError(f"unknown op {op!r}")
+
+    def _trace_header(self, m: ExternalForceModule) -> None:
+        self.trace.write("# tidelink_pto trace: one row per evaluate; a repeated time's last row is the one kept\n")
+        if m.kind.startswith("pto"):
+            self.trace.write("time_s,displacement,velocity,force\n")
+        else:
+            self.trace.write(",".join(["time_s"] + [f"output_{i}" for i in range(m.n_outputs)]) + "\n")
 
 
 def _port(argv: Sequence[str]) -> int:
@@ -308,6 +331,7 @@ def _wait_for_request(sock: socket.socket, spin: float) -> None:
 
 
 SPIN_ENV = "TIDELINK_PTO_SPIN_US"
+TRACE_ENV = "TIDELINK_PTO_TRACE"
 
 
 def run(module: ExternalForceModule, argv: Optional[Sequence[str]] = None, spin_us: Optional[float] = None) -> None:
@@ -316,7 +340,9 @@ def run(module: ExternalForceModule, argv: Optional[Sequence[str]] = None, spin_
 
     After each reply it polls for the next request for ``spin_us`` microseconds before it
     sleeps (default: the ``TIDELINK_PTO_SPIN_US`` environment variable, which the host reads
-    too, else 1000; 0 turns it off, e.g. for a module that must not use CPU while idle)."""
+    too, else 1000; 0 turns it off, e.g. for a module that must not use CPU while idle).
+    With ``TIDELINK_PTO_TRACE=FILE`` it writes its answers to FILE (``Dispatcher``'s trace;
+    one module per file: give each run its own)."""
     if spin_us is None:
         text = os.environ.get(SPIN_ENV, "").strip() or "1000"
         if not text.isdigit() or int(text) > 1_000_000:
@@ -324,7 +350,16 @@ def run(module: ExternalForceModule, argv: Optional[Sequence[str]] = None, spin_
         spin_us = float(text)
     port = _port(sys.argv[1:] if argv is None else argv)
     token = _token()
-    dispatcher = Dispatcher(module)
+    trace_path = os.environ.get(TRACE_ENV, "").strip()
+    trace = open(trace_path, "w", encoding="utf-8") if trace_path else None
+    try:
+        _serve(Dispatcher(module, trace), port, token, spin_us)
+    finally:
+        if trace is not None:
+            trace.close()
+
+
+def _serve(dispatcher: Dispatcher, port: int, token: str, spin_us: float) -> None:
     with socket.create_connection(("127.0.0.1", port)) as sock, sock.makefile("rb") as reader:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.sendall(encode_frame(hello(token)))

@@ -7,9 +7,10 @@
 //! same chart renders to SVG ([`Chart::to_svg`]), where its text stays text: tests look for the
 //! title, labels and legend entries there ([`Chart::missing_texts`]), so text cannot vanish
 //! from a plot unnoticed. [`HeatMap`] draws a matrix (a power matrix, say) the same way, with a
-//! colour bar.
+//! colour bar. [`csv_chart`] draws columns of CSV files (the `tidelink-plot` program).
 #![warn(missing_docs)]
 
+pub mod csv_chart;
 mod draw;
 mod font;
 mod heatmap;

@@ -1,4 +1,5 @@
-"""The WAMIT importer (tidelink_hydro.wamit): a BEMIO file from WAMIT numeric output, radiation and hydrostatics only.
+"""The importers: WAMIT numeric output (tidelink_hydro.wamit: radiation and hydrostatics only) and a Capytaine dataset
+(tidelink_hydro.capytaine_nc, with excitation), each a BEMIO file without a BEM run.
 
 On a tiny synthetic run written here (every value known), and on WEC-Sim's OSWEC run (`wamit/oswec.1` and friends in
 ../shared/data/oswec; skipped without it), whose imported flap coefficients are checked against the independent
@@ -147,3 +148,35 @@ def test_the_oswec_import_against_the_generated_files_table(oswec):
         generated = mod.hinge(t[q + "11"][sel], t[q + "15"][sel], t[q + "55"][sel])
         err = np.max(np.abs(generated - imported)) / np.max(np.abs(imported))
         assert err < tol, (q, err)
+
+
+CAPY = os.path.join(DATA, "capytaine", "oswec_hydrodynamics.nc")
+CAPY_ARGS = ["--cg", "oswec_flap=0,0,-3.9", "--cg", "oswec_base_shift=0,0,-10.9", "--name", "oswec_flap=flap"]
+
+
+@needs_data
+def test_the_capytaine_set_imports_with_its_excitation_conjugated(tmp_path):
+    """tidelink_hydro.capytaine_nc on WEC-Sim's Capytaine set: the flap's excitation is compare_oswec.py's own
+    reading of the dataset (conjugated to exp(+i w t)), A is the dataset's, the three NaN frequencies are left out."""
+    from scipy.io import netcdf_file
+
+    from tidelink_hydro import capytaine_nc
+
+    out = tmp_path / "capy.h5"
+    assert capytaine_nc.main(["capytaine_nc", CAPY, str(out)] + CAPY_ARGS) == 0
+    cw, cx5, cx1 = compare().capytaine_x5(CAPY)
+    with netcdf_file(CAPY, "r", mmap=False) as f:
+        am = f.variables["added_mass"][:].copy()
+    with h5py.File(out, "r") as f:
+        w = f["simulation_parameters/w"][:, 0]
+        np.testing.assert_allclose(w, cw[3:])
+        assert [f[f"body{n}/properties/name"][()] for n in (1, 2)] == [b"flap", b"oswec_base_shift"]
+        hc = f["body1/hydro_coeffs"]
+        x = (hc["excitation/re"][:, 0, :] + 1j * hc["excitation/im"][:, 0, :]) * 1000.0 * 9.81
+        np.testing.assert_allclose(x[4], cx5[3:], rtol=1e-12)
+        np.testing.assert_allclose(x[0], cx1[3:], rtol=1e-12)
+        np.testing.assert_allclose(hc["added_mass/all"][0, 4, :] * 1000.0, am[3:, 4, 0], rtol=1e-12)
+        assert f["body1/properties/disp_vol"][0, 0] == pytest.approx(297.3767, rel=1e-6)
+        assert "excitation/impulse_response_fun" in hc
+    with pytest.raises(capytaine_nc.DatasetError, match="give the CG .* of oswec_base_shift"):
+        capytaine_nc.assemble(CAPY, ["oswec_flap=0,0,-3.9"])

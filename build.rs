@@ -4,8 +4,11 @@
 //! TIDELINK_REQUIRE_OCTAVE=1), for the test of the MATLAB module helper under Octave; and
 //! `cfg(tidelink_second_uid)` when the tests can run a process as another user (built as root with
 //! `setpriv` on PATH, or TIDELINK_REQUIRE_SECOND_UID=1): tests/strangers.rs; and
-//! `cfg(tidelink_oswec_h5)` when the OSWEC's generated hydrodynamic file is there
-//! (`tidelink hydro configs/oswec/hydro/oswec.yaml`, or TIDELINK_REQUIRE_OSWEC_H5=1): tests/pto_trios.rs.
+//! `cfg(tidelink_oswec_h5)` when the generated OSWEC file configs/oswec/hydro/oswec.h5 is there
+//! (`tidelink hydro configs/oswec/hydro/oswec.yaml`, not in git, or TIDELINK_REQUIRE_OSWEC_H5=1):
+//! tests/pto_trios.rs and tests/oswec.rs; and `cfg(tidelink_hydro_python)` when the hydro test
+//! environment (hydro/test.sh: target/hydro-test-venv or TIDELINK_HYDRO_TEST_VENV) is there, to
+//! import WEC-Sim's WAMIT run in seconds: tests/oswec.rs.
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
@@ -14,6 +17,25 @@ fn main() {
     octave();
     second_uid();
     oswec_h5();
+    hydro_python();
+}
+
+/// `cfg(tidelink_hydro_python)`: the Python of hydro/test.sh's environment exists (scripts/test.sh
+/// makes it before building). One made after a build without it is noticed after `touch build.rs`,
+/// as the shared folder (watching a missing path would rebuild on every build).
+fn hydro_python() {
+    println!("cargo::rustc-check-cfg=cfg(tidelink_hydro_python)");
+    println!("cargo::rerun-if-env-changed=TIDELINK_HYDRO_TEST_VENV");
+    let venv = std::env::var_os("TIDELINK_HYDRO_TEST_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("target/hydro-test-venv"));
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let python = manifest.join(venv).join("bin/python");
+    if python.is_file() {
+        println!("cargo::rerun-if-changed={}", python.display());
+        println!("cargo::rustc-cfg=tidelink_hydro_python");
+    }
+    println!("cargo::rustc-env=TIDELINK_HYDRO_PYTHON={}", python.display());
 }
 
 /// Whether the environment variable `name` says yes.

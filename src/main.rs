@@ -111,13 +111,23 @@ enum Cmd {
     /// Generate a BEMIO hydrodynamic file with Capytaine from a YAML description
     ///
     /// Installs its Python environment on first use (pinned capytaine, h5py, scipy) and caches
-    /// results by their inputs; prints the path of the file. See docs/hydro.md.
+    /// results by their inputs; prints the path of the file. With `--wamit STEM -o FILE` it
+    /// imports a WAMIT run's radiation and hydrostatics instead (no BEM, seconds; no excitation).
+    /// See docs/hydro.md.
     Hydro {
         /// The description (bodies, frequencies, headings, depth, rho, g).
-        description: PathBuf,
+        #[arg(required_unless_present = "wamit", conflicts_with = "wamit")]
+        description: Option<PathBuf>,
         /// Copy the result here (default: the description's `output:`, else only the cache).
         #[arg(short, long)]
         output: Option<PathBuf>,
+        /// Import the WAMIT run STEM (STEM.1, .hst, .mmx, .pot) into the file `--output`:
+        /// radiation and hydrostatics only, for still-water (NO_WAVE) cases.
+        #[arg(long, value_name = "STEM", requires = "output")]
+        wamit: Option<PathBuf>,
+        /// With `--wamit`: length of the radiation impulse response (s), as BEMIO's radiationIRF.
+        #[arg(long, value_name = "SECONDS", default_value_t = 30.0, requires = "wamit")]
+        irf_t_end: f64,
     },
 }
 
@@ -129,7 +139,12 @@ fn main() -> ExitCode {
         Cmd::Sweep { case, grid, jobs, output } => sweep::run(&sweep::Options { case, grid, output, jobs }),
         Cmd::Check { case, backend } => Ok(if check_command(&case, backend) { 0 } else { 1 }),
         Cmd::Fmu { input, output, precice_config } => fmu::export(&input, &output, precice_config.as_deref()),
-        Cmd::Hydro { description, output } => hydro::generate(&description, output.as_deref()).map(|p| {
+        Cmd::Hydro { description, output, wamit, irf_t_end } => match (wamit, description, output) {
+            (Some(stem), _, Some(out)) => hydro::import_wamit(&stem, &out, irf_t_end),
+            (_, Some(description), output) => hydro::generate(&description, output.as_deref()),
+            _ => Err(anyhow::anyhow!("tidelink hydro: give a description, or --wamit STEM with --output FILE")),
+        }
+        .map(|p| {
             println!("{}", p.display());
             0
         }),

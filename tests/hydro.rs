@@ -56,6 +56,28 @@ fn missing_kind_key_is_reported_at_the_body() {
     assert!(!ok && out.contains(":3:") && out.contains("`draft`"), "{out}");
 }
 
+/// `--wamit STEM` names the run's files that are missing before any Python starts, and needs
+/// `--output`.
+#[test]
+fn wamit_import_names_the_missing_files() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("run.1"), "header\n").unwrap();
+    let stem = dir.path().join("run");
+    let o = Command::new(env!("CARGO_BIN_EXE_tidelink"))
+        .args(["hydro", "--wamit"])
+        .arg(&stem)
+        .arg("-o")
+        .arg(dir.path().join("x.h5"))
+        .output()
+        .expect("tidelink starts");
+    let text = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{text}");
+    assert!(text.contains("run.hst") && text.contains("run.mmx") && text.contains("run.pot"), "{text}");
+    assert!(!text.contains("run.1,") && text.contains("without extension"), "{text}");
+    let o = Command::new(env!("CARGO_BIN_EXE_tidelink")).args(["hydro", "--wamit"]).arg(&stem).output().unwrap();
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("--output"));
+}
+
 #[test]
 fn missing_python_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();

@@ -43,7 +43,11 @@ def write(path, data):
     w = np.asarray(data["w"])
     with h5py.File(path, "w") as f:
         f.attrs["provenance"] = data["provenance"]
-        _string(f.require_group("bem_data"), "code", "CAPYTAINE")
+        bem = f.require_group("bem_data")
+        _string(bem, "code", data.get("code", "CAPYTAINE"))
+        if data.get("X_norm") is None:
+            # A radiation-only import: said here, and the excitation groups are left out.
+            _string(bem, "excitation", "none: radiation and hydrostatics only (still water only)")
         sp = f.require_group("simulation_parameters")
         _scalar(sp, "rho", rho, "Water density [kg/m^3]")
         _scalar(sp, "g", g, "Gravitational acceleration [m/s^2]")
@@ -84,8 +88,14 @@ def _write_body(grp, n, body, data):
     _put(irf, "K", data["K"][rows], "Impulse response function")
     _vector(irf, "t", data["K_t"], "Time vector for the impulse response function [s]")
     _vector(irf, "w", data["K_w"], "Interpolated frequencies used to compute the impulse response function [rad/s]")
-    ss = rd.require_group("state_space")
-    fit = data["ss"]
+    fit = data.get("ss")
+    if fit is not None:
+        _write_state_space(rd.require_group("state_space"), fit, rows)
+    if data.get("X_norm") is not None:
+        _write_excitation(hc.require_group("excitation"), data, rows)
+
+
+def _write_state_space(ss, fit, rows):
     for m in ("A", "B", "C", "D"):
         _put(ss.require_group(m), "all", fit[m][rows], f"State Space {m} Coefficient")
     _put(ss.require_group("K"), "all", fit["K"][rows], "State Space K Coefficient")
@@ -93,7 +103,8 @@ def _write_body(grp, n, body, data):
     _put(ss, "r2t", fit["r2t"][rows], "State space curve fitting R**2 value")
     _put(ss, "conv", fit["conv"][rows], "State space conversion status")
 
-    ex = hc.require_group("excitation")
+
+def _write_excitation(ex, data, rows):
     _complex_group(ex, None, data["X_norm"][rows], "excitation force")
     _complex_group(ex, "froude-krylov", data["FK_norm"][rows], "Froude-Krylov force")
     _complex_group(ex, "scattering", data["SC_norm"][rows], "scattering force")

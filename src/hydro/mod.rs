@@ -53,6 +53,42 @@ pub fn generate(description: &Path, output: Option<&Path>) -> Result<PathBuf> {
     }
 }
 
+/// Imports the WAMIT run `stem` (`stem.1`, `.hst`, `.mmx`, `.pot`) into the BEMIO file `output`:
+/// radiation and hydrostatics only, the radiation IRF over `irf_t_end` s (no BEM run, no cache:
+/// it takes seconds). Returns `output`.
+pub fn import_wamit(stem: &Path, output: &Path, irf_t_end: f64) -> Result<PathBuf> {
+    let missing: Vec<String> = ["1", "hst", "mmx", "pot"]
+        .iter()
+        .map(|ext| stem.with_extension(ext))
+        .filter(|p| !p.is_file())
+        .map(|p| p.display().to_string())
+        .collect();
+    if !missing.is_empty() {
+        anyhow::bail!(
+            "--wamit {}: no {} (give the run's path without extension, e.g. wamit/oswec for wamit/oswec.1)",
+            stem.display(),
+            missing.join(", ")
+        );
+    }
+    if !(irf_t_end.is_finite() && irf_t_end > 0.0) {
+        anyhow::bail!("--irf-t-end must be a positive number of seconds, not {irf_t_end}");
+    }
+    let root = cache::root()?;
+    let python = venv::ensure(&root.join("hydro-venv"))?;
+    let work = root.join("hydro-work").join(format!("wamit-{}", std::process::id()));
+    runner::install_sources(&work)?;
+    if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let t_end = irf_t_end.to_string();
+    let args = [stem.as_os_str(), output.as_os_str(), "--irf-t-end".as_ref(), t_end.as_ref()];
+    let result = runner::run_module(&python, &work, "tidelink_hydro.wamit", &args);
+    let _ = std::fs::remove_dir_all(&work);
+    result?;
+    println!("[hydro] wrote {}", output.display());
+    Ok(output.to_path_buf())
+}
+
 /// The cache key: tool version, pinned requirements and their constraints, every embedded script, the
 /// description as the Python side sees it, and the content of any mesh file.
 fn result_key(desc: &Description, json: &str) -> Result<String> {

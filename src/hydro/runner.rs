@@ -25,6 +25,7 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("profiles.py", include_str!("../../hydro/tidelink_hydro/profiles.py")),
     ("shapes.py", include_str!("../../hydro/tidelink_hydro/shapes.py")),
     ("solve.py", include_str!("../../hydro/tidelink_hydro/solve.py")),
+    ("wamit.py", include_str!("../../hydro/tidelink_hydro/wamit.py")),
 ];
 
 /// Writes the package under `dir/tidelink_hydro/`.
@@ -91,6 +92,24 @@ pub fn run(python: &Path, src_dir: &Path, json: &Path, out: &Path) -> Result<()>
     if !status.success() {
         let text = kept.lock().map(|k| k.clone()).unwrap_or_default();
         bail!("the Capytaine run failed ({status}); the end of its error output:\n{}", tail(&text, 20));
+    }
+    Ok(())
+}
+
+/// Runs `python -m <module> <args>` with the package in `src_dir` (a short step such as the WAMIT
+/// import): its output printed as `[hydro] …`, its failure with the end of its error output.
+pub fn run_module(python: &Path, src_dir: &Path, module: &str, args: &[&std::ffi::OsStr]) -> Result<()> {
+    let out = Command::new(python)
+        .args(["-u", "-m", module])
+        .args(args)
+        .env("PYTHONPATH", src_dir)
+        .output()
+        .with_context(|| format!("cannot start {}", python.display()))?;
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        println!("[hydro] {line}");
+    }
+    if !out.status.success() {
+        bail!("python -m {module} failed ({}):\n{}", out.status, tail(&String::from_utf8_lossy(&out.stderr), 20));
     }
     Ok(())
 }

@@ -72,7 +72,12 @@ fn read_radiation_irf(h5: &H5, group: &str, dims: &Dims, rho: f64) -> Result<Opt
     Ok(Some(RadiationIrf { t, k: slices(&raw, 6, cols, nt, |_| rho) }))
 }
 
+/// The excitation group; a file without one (a radiation-only import, whose `bem_data/excitation`
+/// says so) gives empty coefficients, which the wave models refuse by name.
 fn read_excitation(h5: &H5, group: &str, dims: &Dims, rho_g: f64) -> Result<Excitation, BemioError> {
+    if !h5.has(group) {
+        return Ok(Excitation { re: Vec::new(), im: Vec::new(), irf: None });
+    }
     let (nh, nf) = (dims.nh, dims.nf);
     let re = h5.array(&format!("{group}/re"), &[6, nh, nf], &dims.excitation_note())?;
     let im = h5.array(&format!("{group}/im"), &[6, nh, nf], &dims.excitation_note())?;

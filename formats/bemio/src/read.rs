@@ -12,7 +12,8 @@ use std::path::Path;
 use tidelink_hydro_data::{HydroData, WaterDepth};
 
 /// Reads the whole file: simulation parameters, then `/body1`, `/body2`, … until the next group is absent.
-/// Optional groups (radiation and excitation IRFs, state space, `added_mass/all`, `radiation_damping/all`)
+/// Optional groups (radiation and excitation IRFs, state space, `added_mass/all`, `radiation_damping/all`,
+/// the whole `excitation` group of a radiation-only import)
 /// become `None` / empty `Vec`; anything required that is missing or mis-shaped is a [`BemioError`].
 pub fn read(path: &Path) -> Result<HydroData, BemioError> {
     let open_err = |reason: String| BemioError::Open { file: path.to_path_buf(), reason };

@@ -233,6 +233,27 @@ fn optional_groups_may_be_absent() {
     assert_eq!(b.name, "body1");
 }
 
+/// A radiation-only file (imported from WAMIT's `.1`/`.hst`, docs/hydro.md) has no excitation
+/// group: read with empty coefficients, which the TDPF's wave models refuse by name; the
+/// excitation's re without im is still a missing dataset.
+#[test]
+fn a_file_without_excitation_reads_with_empty_coefficients() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = sample(&dir, |w| {
+        for n in 1..=2 {
+            w.remove(&format!("/body{n}/hydro_coeffs/excitation"));
+        }
+    });
+    let data = read(&path).unwrap();
+    for b in &data.bodies {
+        assert!(b.excitation.re.is_empty() && b.excitation.im.is_empty() && b.excitation.irf.is_none());
+        assert_eq!(b.added_mass.len(), W.len(), "radiation still read");
+    }
+    let path = sample(&dir, |w| w.remove("/body1/hydro_coeffs/excitation/im"));
+    let msg = read(&path).unwrap_err().to_string();
+    assert!(msg.contains("/body1/hydro_coeffs/excitation/im"), "{msg}");
+}
+
 #[test]
 fn bad_state_space_order_is_an_error() {
     let dir = tempfile::tempdir().unwrap();

@@ -133,6 +133,24 @@ fn hydrostatics_restore_about_the_file_equilibrium() {
     assert_eq!(loads[0].excitation.norm(), 0.0, "still water");
 }
 
+/// A radiation-only file (no excitation, as `tidelink hydro --wamit` writes, docs/hydro.md) serves
+/// still water, and any wave is refused naming what to do.
+#[test]
+fn a_file_without_excitation_serves_still_water_only() {
+    use tidelink_tdpf_solver::waves::Ramp;
+    let mut d = data();
+    for b in &mut d.bodies {
+        b.excitation = Excitation { re: Vec::new(), im: Vec::new(), irf: None };
+    }
+    let mut m = HydroModel::new(&d, &options(true)).expect("still water needs no excitation");
+    assert!(m.evaluate(0.0, &states(&d)).is_ok());
+    let regular = WaveSpec::Regular { height: 1.0, period: 8.0, phase: 0.0, heading_deg: 0.0, ramp: Ramp::None };
+    let e = HydroModel::new(&d, &HydroOptions { waves: regular, ..options(true) }).unwrap_err();
+    let cause = std::error::Error::source(&e).map(|c| c.to_string()).unwrap_or_default();
+    assert!(e.to_string() == "excitation of body 0" && cause.contains("no excitation coefficients"), "{e}: {cause}");
+    assert!(cause.contains("NO_WAVE"), "{cause}");
+}
+
 #[test]
 fn irregular_waves_build_by_superposition_and_need_an_irf_for_convolution() {
     use tidelink_tdpf_solver::hydro_model::IrregularMethod;

@@ -219,6 +219,36 @@ class WorkedModules(unittest.TestCase):
         self.assertTrue(math.isfinite(again[-1]))
 
 
+class ReplayForceModule(unittest.TestCase):
+    """The replay module against a CSV written here: linear interpolation, held ends, named columns."""
+
+    def test_replays_the_named_columns_interpolated_in_time(self):
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "loads.csv"
+            path.write_text("# a comment\ntime_s,fx,my\n0.0,10.0,-4.0\n1.0,20.0,0.0\n3.0,0.0,8.0\n")
+            d = Dispatcher(load("replay_excitation_force").ReplayForce())
+            names = [f"flap.{c}" for c in ("pos_x", "pos_y", "pos_z", "roll", "pitch", "yaw",
+                                            "vel_x", "vel_y", "vel_z", "omega_x", "omega_y", "omega_z")]
+            cfg = {"file": str(path), "bodies": [{"force_x": "fx", "moment_y": "my"}]}
+            reply = d.handle({"op": "initialize", "protocol": 2, "kind": "body_force", "n_inputs": 12,
+                              "n_outputs": 6, "dt": 0.1, "in_names": names, "config": cfg})
+            self.assertEqual(reply["status"], "ok", reply)
+            for t, fx, my in ((-1.0, 10.0, -4.0), (0.25, 12.5, -3.0), (2.0, 10.0, 4.0), (5.0, 0.0, 8.0)):
+                out = d.handle({"op": "evaluate", "t": t, "dt": 0.1, "in": [0.0] * 12})["out"]
+                for got, want in zip(out, [fx, 0.0, 0.0, 0.0, my, 0.0]):
+                    self.assertAlmostEqual(got, want, places=12)
+            # A column that is not there is named with the ones that are.
+            bad = Dispatcher(load("replay_excitation_force").ReplayForce())
+            cfg["bodies"] = [{"force_z": "fz"}]
+            r = bad.handle({"op": "initialize", "protocol": 2, "kind": "body_force", "n_inputs": 12,
+                            "n_outputs": 6, "dt": 0.1, "config": cfg})
+            self.assertEqual(r["status"], "error")
+            self.assertIn("no column fz (columns: time_s, fx, my)", r["message"])
+
+
+
 if __name__ == "__main__":
     unittest.main()
 

@@ -3,7 +3,9 @@
 //! amplitudes `Z` solve `[−ω²(M + A(ω)) + iω(B(ω) + C) + K] Z = X(ω) A`, with `C` the linear
 //! dampers between bodies (a power take-off) and the coefficients interpolated linearly in ω.
 //! A run's steady heave (after its ramp) must approach `Re{Z e^{iωt}}`; the demo and the tests
-//! compare with it.
+//! compare with it. [`hinge`] is the same for one body pitching about a hinge (a surge flap).
+
+pub mod hinge;
 
 use nalgebra::{Complex, DMatrix, DVector};
 use thiserror::Error;
@@ -33,8 +35,11 @@ pub enum FrequencyDomainError {
     /// The file has no excitation at the frequency grid (or no heading).
     #[error("body {0}: the hydrodynamic file has no excitation coefficients")]
     NoExcitation(usize),
+    /// The body has no radiation impulse response, which the IRF-based coefficients need.
+    #[error("body {0}: the hydrodynamic file has no radiation impulse response")]
+    NoIrf(usize),
     /// The system matrix is singular (e.g. a free body with no stiffness at ω = 0).
-    #[error("the heave system is singular at ω = {0} rad/s")]
+    #[error("the frequency-domain system is singular at ω = {0} rad/s")]
     Singular(f64),
 }
 
@@ -67,7 +72,7 @@ impl SteadyHeave {
 
 /// Linear interpolation weights of `omega` on `grid`: `(k, s)` with the value
 /// `v[k] (1 − s) + v[k + 1] s`.
-fn bracket(grid: &[f64], omega: f64) -> Result<(usize, f64), FrequencyDomainError> {
+pub(crate) fn bracket(grid: &[f64], omega: f64) -> Result<(usize, f64), FrequencyDomainError> {
     let err = || FrequencyDomainError::Frequency {
         omega,
         lo: grid.first().copied().unwrap_or(f64::NAN),

@@ -34,6 +34,13 @@ pub enum ExcitationError {
         /// Highest heading of the file (degrees).
         max: f64,
     },
+    /// The file has no excitation coefficients at all (a radiation-only import, such as one from
+    /// WAMIT's `.1`/`.hst` without its `.3`): only still water can be modelled with it.
+    #[error(
+        "the hydrodynamic file has no excitation coefficients (radiation and hydrostatics only): \
+         use `waves: {{type: NO_WAVE}}` (an excitation may still be applied as an external force), or a file with excitation"
+    )]
+    Missing,
     /// IRF excitation was chosen but the file has no `excitation/impulse_response_fun`.
     #[error("the file has no excitation impulse response function for this body")]
     NoIrf,

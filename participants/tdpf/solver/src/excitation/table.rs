@@ -33,6 +33,9 @@ impl<'a> ExcitationTable<'a> {
             return Err(malformed("frequencies must be finite, strictly ascending and non-empty"));
         }
         let nh = headings_deg.len();
+        if data.re.is_empty() && data.im.is_empty() {
+            return Err(ExcitationError::Missing);
+        }
         if data.re.len() != omega.len() || data.im.len() != omega.len() {
             return Err(malformed(format!(
                 "{} frequencies but {} re and {} im matrices",
@@ -125,6 +128,14 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_file_without_excitation_is_refused_by_name() {
+        let none = Excitation { re: Vec::new(), im: Vec::new(), irf: None };
+        let e = ExcitationTable::new(&GRID, &HEADINGS, &none).unwrap_err();
+        assert_eq!(e, ExcitationError::Missing);
+        assert!(e.to_string().contains("NO_WAVE"), "{e}");
     }
 
     #[test]

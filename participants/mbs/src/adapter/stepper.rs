@@ -37,6 +37,11 @@ impl Stepper {
         }
     }
 
+    /// Replaces the integrator (before the first step).
+    pub(super) fn set_integrator(&mut self, integrator: Box<dyn Integrator>) {
+        self.integrator = integrator;
+    }
+
     /// Runs `hook` before every step (`after: false`) or after it.
     pub(super) fn add_hook(&mut self, hook: StepHook, after: bool) {
         if after {

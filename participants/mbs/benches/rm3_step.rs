@@ -4,9 +4,9 @@
 //! participant (checkpoint read, loads read, step, motion written) on a coupling stand-in that
 //! only copies numbers.
 //!
-//! Prints, per variant, the median time of one step (medians of `REPS` runs of `STEPS` steps,
-//! each step timed alone) with the lowest and highest run median, and the heap allocations per
-//! step counted by this program's global allocator. The general HHT path
+//! Prints, per variant, the median time of one step or iteration (medians of `REPS` runs of
+//! `STEPS` steps, each timed alone) with the lowest and highest run median, and the heap
+//! allocations per step or iteration counted by this program's global allocator. The general HHT path
 //! (`Hht::dense_in_place = false`, what every step took before) is measured in the same run
 //! as the baseline. Loads: a restoring heave force and a wave-like force per body, evaluated at
 //! the step's start (an explicit stand-in for the fluid), so the motion stays that of a WEC.
@@ -263,13 +263,15 @@ fn replace_integrator(adapter: &mut tidelink_mbs::adapter::MbsAdapter, participa
     adapter.set_integrator(Box::new(general_hht(participant)));
 }
 
-fn summary(label: &str, runs: Vec<Run>, baseline: Option<f64>) -> f64 {
+fn summary(label: &str, unit: &str, runs: Vec<Run>, baseline: Option<f64>) -> f64 {
     let allocations = runs.iter().map(|r| r.allocations).fold(0.0, f64::max);
     let meds: Vec<f64> = runs.iter().map(|r| r.median_us).collect();
     let (lo, hi) = (meds.iter().copied().fold(f64::INFINITY, f64::min), meds.iter().copied().fold(0.0, f64::max));
     let m = median(meds);
     let ratio = baseline.map_or(String::new(), |b| format!("  ({:.2}× the baseline's time)", m / b));
-    println!("{label:<46} {m:7.2} µs per step (runs {lo:.2}–{hi:.2})  {allocations:6.1} allocations per step{ratio}");
+    println!(
+        "{label:<46} {m:7.2} µs per {unit} (runs {lo:.2}–{hi:.2})  {allocations:6.1} allocations per {unit}{ratio}"
+    );
     m
 }
 
@@ -316,8 +318,8 @@ fn main() {
         window_general.push(run_participant(&participant, &xml, steps / 2, false));
         window_kept.push(run_participant(&participant, &xml, steps / 2, true));
     }
-    let base = summary("step, general path (baseline)", general, None);
-    summary("step, dense in kept buffers (shipped default)", kept, Some(base));
-    let base = summary("participant iteration, general path", window_general, None);
-    summary("participant iteration, dense in kept buffers", window_kept, Some(base));
+    let base = summary("step, general path (baseline)", "step", general, None);
+    summary("step, dense in kept buffers (shipped default)", "step", kept, Some(base));
+    let base = summary("participant, general path", "iteration", window_general, None);
+    summary("participant, dense in kept buffers", "iteration", window_kept, Some(base));
 }

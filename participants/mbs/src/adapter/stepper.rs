@@ -79,8 +79,12 @@ impl Stepper {
     /// (debug), and a new verification report (its headline at info, entries above the solver
     /// file's `verify_tolerance` as warnings, the rest at debug). The solver crate logs nothing.
     fn log_jacobians(&mut self) {
-        if let Some(line) = self.integrator.jacobian_stats().and_then(|s| s.summary()) {
-            log::debug!("{line}");
+        // The summary is a formatted line: made only when debug lines are written (it ran every
+        // step for a model with compressed entries, RM3's PTO among them).
+        if log::log_enabled!(log::Level::Debug) {
+            if let Some(line) = self.integrator.jacobian_stats().and_then(|s| s.summary()) {
+                log::debug!("{line}");
+            }
         }
         if let Some(linear) = self.integrator.linear_stats() {
             log::debug!("{linear}");

@@ -1,15 +1,17 @@
 //! The HHT step of systems the dense LU solves (few bodies, e.g. RM3's float and spar), in
 //! buffers kept between steps: after the first step nothing is allocated, the Newton matrix is
-//! not factored again while it equals the last one factored bit for bit (within a step and
-//! across steps), the residual at the start of an iteration is the line search's last one
-//! when the mass matrix has not changed, and the velocity projection keeps `M⁻¹`, `M⁻¹Φ_qᵀ`
-//! and the factors of `Φ_q M⁻¹ Φ_qᵀ` while `M` and `Φ_q` stay the same.
+//! not factored again while it equals the last one factored bit for bit, with
+//! `keep_newton_matrix` (the default) iterations after a step's first solve with its factors
+//! while the line search takes full steps (modified Newton), the residual at the start of an
+//! iteration is the line search's last one when the mass matrix has not changed, and the
+//! velocity projection takes `M⁻¹` body by body and reuses the accepted state's `Φ_q`.
 //!
 //! The arithmetic is the general path's ([`super::Hht::step_full`] with `dense_in_place` off):
-//! the same assembly, the same formulas in the same order and nalgebra's LU steps, so every
-//! Newton iterate equals it bit for bit; only the projection's matrix products are summed in
-//! another order than nalgebra's (which calls a blocked product that allocates), so the end
-//! velocities agree to round-off.
+//! the same assembly, the same formulas in the same order and nalgebra's LU steps, so with full
+//! Newton every iterate equals it bit for bit; the projection's `M⁻¹` and products are formed
+//! in another order than nalgebra's LU inverse and blocked product (which allocates), so the end
+//! velocities agree to round-off. Modified Newton stops on the same test, so its answer meets
+//! the same tolerances (tests_dense.rs measures both).
 
 use super::{Hht, ARMIJO_C, MAX_HALVINGS};
 use crate::dynamics::body_set::BodySet;

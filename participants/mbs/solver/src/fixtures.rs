@@ -64,3 +64,63 @@ pub fn chain(n: usize, joints: bool) -> (BodySet, JointSet, ForceElementSet) {
     }
     (bodies, js, forces)
 }
+
+/// A two-body heaving absorber like RM3, small: a float (2 t) sliding along z on a spar
+/// (5 t), the spar sliding along z on the fixed ground (both prismatic joints), a damper
+/// between them (2e4 N·s/m, no spring) and an infinite-frequency added mass per body in the
+/// mass matrix (own blocks only, surge/sway/heave and the rotations, symmetric positive
+/// definite), under gravity −9.81 m/s² in z. No buoyancy: callers add their loads.
+pub fn two_body_heave() -> crate::system::MultibodySystem {
+    use crate::added_mass::AddedMass;
+    use nalgebra::{DMatrix, Matrix6};
+    let mut bodies = BodySet::new(Vector3::new(0.0, 0.0, -9.81));
+    let ground = bodies.insert(RigidBodyBuilder::fixed().build().expect("a fixed body"));
+    let float = bodies.insert(
+        RigidBodyBuilder::dynamic(2000.0, Vector3::new(800.0, 800.0, 1500.0))
+            .reference_pose(Isometry3::translation(0.0, 0.0, -0.5))
+            .build()
+            .expect("positive mass and inertia"),
+    );
+    let spar = bodies.insert(
+        RigidBodyBuilder::dynamic(5000.0, Vector3::new(9000.0, 9000.0, 2000.0))
+            .reference_pose(Isometry3::translation(0.0, 0.0, -10.0))
+            .build()
+            .expect("positive mass and inertia"),
+    );
+    let mut joints = JointSet::new();
+    for (name, b1, b2, z) in [("float_spar", spar, float, -0.5), ("spar_heave", ground, spar, -10.0)] {
+        let frame = Isometry3::translation(0.0, 0.0, z);
+        joints.insert(Joint::new(name, JointKind::Prismatic, &bodies, b1, b2, frame).expect("distinct bodies"));
+    }
+    let mut forces = ForceElementSet::new();
+    let pto = Tsda::new(
+        "pto",
+        &bodies,
+        float,
+        spar,
+        Vector3::new(0.0, 0.0, -0.5),
+        Vector3::new(0.0, 0.0, -10.0),
+        0.0,
+        2e4,
+        0.0,
+        9.5,
+    )
+    .expect("distinct bodies, positive free length");
+    forces.insert(Box::new(pto));
+    let own = |scale: f64| {
+        let mut a = Matrix6::from_diagonal(&nalgebra::Vector6::new(300.0, 300.0, 1200.0, 500.0, 500.0, 100.0)) * scale;
+        // A surge–pitch coupling, as hull coefficients have.
+        a[(0, 4)] = 40.0 * scale;
+        a[(4, 0)] = 40.0 * scale;
+        a
+    };
+    let block = |i: usize, scale: f64| {
+        let mut b = DMatrix::zeros(6, 12);
+        b.fixed_view_mut::<6, 6>(0, 6 * i).copy_from(&own(scale));
+        b
+    };
+    let mut system = crate::system::MultibodySystem::from_parts(bodies, joints, forces);
+    let added = AddedMass::new(vec![float, spar], vec![block(0, 1.0), block(1, 3.0)]).expect("6 × 12 blocks");
+    system.set_added_mass(added).expect("symmetric, M + A∞ positive definite");
+    system
+}

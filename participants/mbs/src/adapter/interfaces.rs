@@ -181,7 +181,7 @@ impl Interfaces {
     /// Reads the loads (and added-mass increments) of the window that starts at `time`, sampled
     /// `relative_read_time` after it; the loads replace the last window's.
     pub(super) fn read(
-        &self,
+        &mut self,
         coupling: &mut dyn CouplingData,
         system: &mut MultibodySystem,
         time: f64,
@@ -193,7 +193,7 @@ impl Interfaces {
                 b.clear_accumulators();
             }
         }
-        for mesh in &self.meshes {
+        for mesh in &mut self.meshes {
             mesh.read(coupling, relative_read_time, &mut system.bodies)?;
         }
         // Same read time as the forces: a force and the added mass it was evaluated with
@@ -202,7 +202,7 @@ impl Interfaces {
     }
 
     /// Writes the motion data of every mesh.
-    pub(super) fn write(&self, coupling: &mut dyn CouplingData, bodies: &BodySet) -> AdapterResult<()> {
-        self.meshes.iter().try_for_each(|mesh| mesh.write(coupling, bodies))
+    pub(super) fn write(&mut self, coupling: &mut dyn CouplingData, bodies: &BodySet) -> AdapterResult<()> {
+        self.meshes.iter_mut().try_for_each(|mesh| mesh.write(coupling, bodies))
     }
 }

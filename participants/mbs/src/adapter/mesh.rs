@@ -67,6 +67,9 @@ pub(super) struct CouplingMesh {
     ids: Vec<VertexId>,
     writes: Vec<Datum>,
     reads: Vec<Datum>,
+    /// The values of one datum on the way to or from the coupling, kept so that an exchange
+    /// allocates nothing after the first.
+    buffer: Vec<f64>,
 }
 
 const WRITABLE: &[DataType] = &[
@@ -182,7 +185,15 @@ impl CouplingMesh {
         };
         let writes = writes.into_iter().map(|d| datum(d, WRITABLE, "write")).collect::<AdapterResult<Vec<_>>>()?;
         let reads = reads.into_iter().map(|d| datum(d, READABLE, "read")).collect::<AdapterResult<Vec<_>>>()?;
-        Ok(CouplingMesh { name: mesh_name.to_string(), vertices, triangles, ids: Vec::new(), writes, reads })
+        Ok(CouplingMesh {
+            name: mesh_name.to_string(),
+            vertices,
+            triangles,
+            ids: Vec::new(),
+            writes,
+            reads,
+            buffer: Vec::new(),
+        })
     }
 
     /// The mesh's preCICE name.
@@ -229,14 +240,16 @@ impl CouplingMesh {
     /// Reads the mesh's loads at `relative_read_time` and adds them to the bodies'
     /// accumulators (forces at the vertices, torques on the bodies).
     pub(super) fn read(
-        &self,
+        &mut self,
         coupling: &mut dyn CouplingData,
         relative_read_time: f64,
         bodies: &mut BodySet,
     ) -> AdapterResult<()> {
         for d in &self.reads {
-            let mut values = vec![0.0; self.ids.len() * d.components];
-            coupling.read_data(&self.name, &d.name, &self.ids, relative_read_time, &mut values)?;
+            let values = &mut self.buffer;
+            values.clear();
+            values.resize(self.ids.len() * d.components, 0.0);
+            coupling.read_data(&self.name, &d.name, &self.ids, relative_read_time, values)?;
             let comps = axes(d.components, is_rotational(d.kind));
             for (k, vertex) in self.vertices.iter().enumerate() {
                 let mut v = Vector3::zeros();
@@ -256,15 +269,16 @@ impl CouplingMesh {
     }
 
     /// Writes the mesh's motion data from the bodies' state now.
-    pub(super) fn write(&self, coupling: &mut dyn CouplingData, bodies: &BodySet) -> AdapterResult<()> {
+    pub(super) fn write(&mut self, coupling: &mut dyn CouplingData, bodies: &BodySet) -> AdapterResult<()> {
         for d in &self.writes {
             let comps = axes(d.components, is_rotational(d.kind));
-            let mut values = Vec::with_capacity(self.ids.len() * d.components);
+            let values = &mut self.buffer;
+            values.clear();
             for vertex in &self.vertices {
                 let v = vertex.value(bodies, d.kind);
                 values.extend(comps.iter().map(|&c| v[c]));
             }
-            coupling.write_data(&self.name, &d.name, &self.ids, &values)?;
+            coupling.write_data(&self.name, &d.name, &self.ids, values)?;
         }
         Ok(())
     }

@@ -157,6 +157,12 @@ impl MbsAdapter {
         self.sinks.set(output);
     }
 
+    /// Replaces the integrator (one built with settings the solver file has no key for, e.g.
+    /// HHT's general path as a benchmark's baseline); call it before the first step.
+    pub fn set_integrator(&mut self, integrator: Box<dyn Integrator>) {
+        self.stepper.set_integrator(integrator);
+    }
+
     /// The bodies, as the solver has them now.
     pub fn bodies(&self) -> &BodySet {
         &self.stepper.system.bodies

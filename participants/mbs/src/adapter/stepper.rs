@@ -37,6 +37,11 @@ impl Stepper {
         }
     }
 
+    /// Replaces the integrator (before the first step).
+    pub(super) fn set_integrator(&mut self, integrator: Box<dyn Integrator>) {
+        self.integrator = integrator;
+    }
+
     /// Runs `hook` before every step (`after: false`) or after it.
     pub(super) fn add_hook(&mut self, hook: StepHook, after: bool) {
         if after {
@@ -74,8 +79,12 @@ impl Stepper {
     /// (debug), and a new verification report (its headline at info, entries above the solver
     /// file's `verify_tolerance` as warnings, the rest at debug). The solver crate logs nothing.
     fn log_jacobians(&mut self) {
-        if let Some(line) = self.integrator.jacobian_stats().and_then(|s| s.summary()) {
-            log::debug!("{line}");
+        // The summary is a formatted line: made only when debug lines are written (it ran every
+        // step for a model with compressed entries, RM3's PTO among them).
+        if log::log_enabled!(log::Level::Debug) {
+            if let Some(line) = self.integrator.jacobian_stats().and_then(|s| s.summary()) {
+                log::debug!("{line}");
+            }
         }
         if let Some(linear) = self.integrator.linear_stats() {
             log::debug!("{linear}");

@@ -47,9 +47,9 @@ impl AddedMass {
 
     /// Adds the added mass to the system mass matrix `mass` (layout `dofs` of `bodies`): the
     /// block of hydrodynamic bodies `i, j` goes to rows `offset(i)`, columns `offset(j)`;
-    /// rows and columns of fixed bodies are dropped.
+    /// rows and columns of fixed bodies are dropped. Allocates nothing (it runs in every
+    /// Newton iteration): each block `T_iᵀ A_ij T_j` is formed as [`Self::matrix`] forms it.
     pub fn add_to(&self, mass: &mut DMatrix<f64>, bodies: &BodySet, dofs: &DofMap) -> Result<(), AddedMassError> {
-        let a = self.matrix(bodies)?;
         if mass.shape() != (dofs.n, dofs.n) {
             return Err(AddedMassError::InvalidSetting(format!(
                 "the mass matrix is {} x {}, the body set has {} coordinates",
@@ -58,16 +58,39 @@ impl AddedMass {
                 dofs.n
             )));
         }
-        let offsets: Vec<Option<usize>> = self.bodies.iter().map(|h| dofs.offset(*h)).collect();
-        for (i, oi) in offsets.iter().enumerate() {
-            let Some(oi) = oi else { continue };
-            for (j, oj) in offsets.iter().enumerate() {
-                let Some(oj) = oj else { continue };
-                let mut target = mass.fixed_view_mut::<6, 6>(*oi, *oj);
-                target += a.fixed_view::<6, 6>(6 * i, 6 * j);
+        // The transforms on the stack for the usual few bodies (a list beyond that).
+        const ON_STACK: usize = 8;
+        let n = self.len();
+        if n <= ON_STACK {
+            let mut t = [Matrix6::zeros(); ON_STACK];
+            for (i, ti) in t.iter_mut().take(n).enumerate() {
+                *ti = self.velocity_transform(i, bodies)?;
             }
+            self.scatter(mass, dofs, &t[..n]);
+        } else {
+            let t = (0..n).map(|i| self.velocity_transform(i, bodies)).collect::<Result<Vec<_>, _>>()?;
+            self.scatter(mass, dofs, &t);
         }
         Ok(())
+    }
+
+    /// Adds `T_iᵀ A_ij T_j` of every pair of free hydrodynamic bodies at their offsets (`A_ij`
+    /// itself when every `T` is the identity: coefficients about the COM in world axes).
+    fn scatter(&self, mass: &mut DMatrix<f64>, dofs: &DofMap, t: &[Matrix6<f64>]) {
+        let identity = t.iter().all(|t| *t == Matrix6::identity());
+        for (i, block) in self.blocks.iter().enumerate() {
+            let Some(oi) = dofs.offset(self.bodies[i]) else { continue };
+            for (j, tj) in t.iter().enumerate() {
+                let Some(oj) = dofs.offset(self.bodies[j]) else { continue };
+                let aij: Matrix6<f64> = block.fixed_view::<6, 6>(0, 6 * j).into_owned();
+                let mut target = mass.fixed_view_mut::<6, 6>(oi, oj);
+                if identity {
+                    target += aij;
+                } else {
+                    target += t[i].transpose() * aij * tj;
+                }
+            }
+        }
     }
 }
 

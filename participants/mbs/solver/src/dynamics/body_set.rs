@@ -59,6 +59,12 @@ impl BodySet {
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (BodyHandle, &mut RigidBody)> {
         self.bodies.iter_mut().enumerate().map(|(i, b)| (BodyHandle(i), b))
     }
+    /// Makes `self` equal to `other`, reusing `self`'s list (no allocation when it has the
+    /// length already: what the HHT step copies its trial states with).
+    pub fn copy_from(&mut self, other: &BodySet) {
+        self.bodies.clone_from(&other.bodies);
+        self.gravity = other.gravity;
+    }
     /// Empties every body's force and torque accumulator.
     pub fn clear_accumulators(&mut self) {
         self.bodies.iter_mut().for_each(RigidBody::clear_accumulators);

@@ -144,7 +144,15 @@ impl Joint {
 
     /// The joint's equations at the bodies' current configuration.
     pub fn rows(&self, bodies: &BodySet) -> Vec<ConstraintRow> {
-        let (Some(b1), Some(b2)) = (bodies.get(self.body1), bodies.get(self.body2)) else { return Vec::new() };
+        let mut rows: Vec<ConstraintRow> = Vec::with_capacity(self.kind.equations());
+        self.visit_rows(bodies, |r| rows.push(r));
+        rows
+    }
+
+    /// [`Self::rows`] one by one, in the same order, without a list (the allocation-free
+    /// assembly of the dense HHT step).
+    pub fn visit_rows(&self, bodies: &BodySet, mut row: impl FnMut(ConstraintRow)) {
+        let (Some(b1), Some(b2)) = (bodies.get(self.body1), bodies.get(self.body2)) else { return };
         let world = |b: &RigidBody, f: &Isometry3<f64>| {
             let r = b.orientation * f.translation.vector;
             let axes: Matrix3<f64> = (b.orientation * f.rotation).to_rotation_matrix().into_inner();
@@ -158,38 +166,38 @@ impl Joint {
         let axis = || [constraint::perpendicular(x1, z2), constraint::perpendicular(y1, z2)];
         let line = || [constraint::offset_along(p1, r1, p2, r2, x1), constraint::offset_along(p1, r1, p2, r2, y1)];
         let _ = z1;
-        let mut rows: Vec<ConstraintRow> = Vec::with_capacity(self.kind.equations());
         match self.kind {
             JointKind::Lock => {
-                rows.extend(point());
-                rows.extend([
+                point().for_each(&mut row);
+                [
                     constraint::perpendicular(x1, y2),
                     constraint::perpendicular(x1, z2),
                     constraint::perpendicular(y1, z2),
-                ]);
+                ]
+                .into_iter()
+                .for_each(&mut row);
             }
             JointKind::Revolute => {
-                rows.extend(point());
-                rows.extend(axis());
+                point().for_each(&mut row);
+                axis().into_iter().for_each(&mut row);
             }
-            JointKind::Spherical => rows.extend(point()),
+            JointKind::Spherical => point().for_each(&mut row),
             JointKind::Universal => {
-                rows.extend(point());
-                rows.push(constraint::perpendicular(x1, y2));
+                point().for_each(&mut row);
+                row(constraint::perpendicular(x1, y2));
             }
             JointKind::Cylindrical => {
-                rows.extend(axis());
-                rows.extend(line());
+                axis().into_iter().for_each(&mut row);
+                line().into_iter().for_each(&mut row);
             }
             JointKind::Prismatic => {
-                rows.extend(axis());
-                rows.extend(line());
-                rows.push(constraint::perpendicular(x1, y2));
+                axis().into_iter().for_each(&mut row);
+                line().into_iter().for_each(&mut row);
+                row(constraint::perpendicular(x1, y2));
             }
-            JointKind::PointOnLine => rows.extend(line()),
-            JointKind::Distance => rows.push(constraint::distance(p1, r1, p2, r2, self.length)),
+            JointKind::PointOnLine => line().into_iter().for_each(&mut row),
+            JointKind::Distance => row(constraint::distance(p1, r1, p2, r2, self.length)),
         }
-        rows
     }
 }
 

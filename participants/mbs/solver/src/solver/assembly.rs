@@ -40,6 +40,18 @@ impl DofMap {
             .collect();
         DofMap { offsets, n }
     }
+    /// Lays out `bodies` again in place ([`Self::new`] without a new list once it has its length).
+    pub(crate) fn refill(&mut self, bodies: &BodySet) {
+        self.offsets.clear();
+        self.n = 0;
+        for (_, b) in bodies.iter() {
+            let free = !b.is_fixed();
+            self.offsets.push(free.then_some(self.n));
+            if free {
+                self.n += 6;
+            }
+        }
+    }
     /// The first coordinate of body `h`, if it is free.
     pub fn offset(&self, h: BodyHandle) -> Option<usize> {
         self.offsets.get(h.index()).copied().flatten()
@@ -137,7 +149,7 @@ pub(crate) fn element_forces(e: &dyn ForceElement, bodies: &BodySet, dofs: &DofM
 
 /// Adds body `h`'s own generalized forces (its load, gravity, minus the gyroscopic term) at
 /// rows `o..o + 6` of `q`.
-fn body_forces(bodies: &BodySet, h: BodyHandle, o: usize, q: &mut DVector<f64>) {
+pub(crate) fn body_forces(bodies: &BodySet, h: BodyHandle, o: usize, q: &mut DVector<f64>) {
     let Some(b) = bodies.get(h) else { return };
     let gyro = b.angvel.cross(&(b.inertia_world() * b.angvel));
     let mut f = q.fixed_rows_mut::<3>(o);

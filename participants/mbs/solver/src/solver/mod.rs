@@ -5,6 +5,7 @@
 //! (HHT-α, linearized implicit Euler, Newton backward Euler and BDF2, semi-implicit Euler).
 
 pub mod assembly;
+pub(crate) mod assembly_into;
 pub mod assembly_sparse;
 pub mod bdf;
 pub mod colouring;

@@ -9,6 +9,7 @@ mod banded;
 mod block_gauss_seidel;
 mod block_tridiagonal;
 mod dense;
+pub(crate) mod dense_kept;
 mod ordering;
 mod saddle;
 mod sparse;

@@ -29,6 +29,10 @@ use crate::solver::newton_system::{constraint_terms, LinearPlan, LinearStats, Ma
 use crate::state::IntegratorHistory;
 use nalgebra::DVector;
 
+mod dense;
+#[cfg(test)]
+mod tests_dense;
+
 /// Chrono's default α for hydrodynamics.
 pub const DEFAULT_ALPHA: f64 = -0.2;
 /// Armijo's sufficient-decrease constant.
@@ -60,6 +64,17 @@ pub struct Hht {
     linear: Option<LinearStats>,
     history: IntegratorHistory,
     started: bool,
+    /// Steps systems the dense LU solves in buffers kept between steps ([`dense`]): no
+    /// allocation after the first step, the Newton matrix factored again only when it changed.
+    /// On by default; off, every step takes the general path (the reference of the tests and
+    /// of the `rm3_step` benchmark).
+    pub dense_in_place: bool,
+    /// With `dense_in_place`: Newton iterations after a step's first solve with the factors
+    /// already made while the line search takes full steps (modified Newton, as Chrono's HHT
+    /// offers); the stopping test is the same, so the answer meets the same tolerances. On by
+    /// default; off, every iteration factors its own matrix (full Newton, as the general path).
+    pub keep_newton_matrix: bool,
+    work: dense::DenseWork,
 }
 
 impl Default for Hht {
@@ -78,6 +93,9 @@ impl Default for Hht {
             linear: None,
             history: IntegratorHistory::default(),
             started: false,
+            dense_in_place: true,
+            keep_newton_matrix: true,
+            work: dense::DenseWork::default(),
         }
     }
 }
@@ -89,6 +107,11 @@ impl Hht {
             return Err(MbsError::InvalidAlpha(alpha));
         }
         Ok(Hht { alpha, ..Hht::default() })
+    }
+    /// Factorisations of the Newton matrix the dense step in kept buffers made, and those it
+    /// saved because the matrix had not changed (both 0 on the general path).
+    pub fn newton_factorisations(&self) -> (usize, usize) {
+        self.work.lu_counts()
     }
     /// The α in use.
     pub fn alpha(&self) -> f64 {
@@ -176,6 +199,11 @@ impl Integrator for Hht {
     }
 
     fn step_full(&mut self, bodies: &mut BodySet, mech: Mechanism<'_>, h: f64) -> Result<(), MbsError> {
+        if self.dense_in_place {
+            if let Some(done) = self.step_dense(bodies, mech, h) {
+                return done;
+            }
+        }
         let (sys, dofs) = mech.assembly(bodies);
         self.verify_if_due(&sys, bodies, &dofs);
         let added = mech.added_mass;
@@ -298,7 +326,15 @@ impl Integrator for Hht {
         self.history.clone()
     }
     fn restore_history(&mut self, history: &IntegratorHistory) {
-        self.history = history.clone();
+        // Field by field into the lists already there (a checkpoint is read every iteration);
+        // the pattern names every field, so a new one cannot be forgotten here.
+        let IntegratorHistory { time, accelerations, multipliers, residual, previous } = history;
+        let h = &mut self.history;
+        h.time = *time;
+        h.accelerations.clone_from(accelerations);
+        h.multipliers.clone_from(multipliers);
+        h.residual.clone_from(residual);
+        h.previous.clone_from(previous);
         self.started = !history.accelerations.is_empty() || history.time != 0.0;
     }
     /// The first Newton iterate, `a₁ = a₀`: `q₀ ⊕ (h v₀ + ½ h² a₀)`, `v₀ + h a₀` (constant

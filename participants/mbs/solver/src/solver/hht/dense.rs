@@ -1,0 +1,443 @@
+//! The HHT step of systems the dense LU solves (few bodies, e.g. RM3's float and spar), in
+//! buffers kept between steps: after the first step nothing is allocated, the Newton matrix is
+//! not factored again while it equals the last one factored bit for bit, with
+//! `keep_newton_matrix` (the default) iterations after a step's first solve with its factors
+//! while the line search takes full steps (modified Newton), the residual at the start of an
+//! iteration is the line search's last one when the mass matrix has not changed, and the
+//! velocity projection takes `M⁻¹` body by body and reuses the accepted state's `Φ_q`.
+//!
+//! The arithmetic is the general path's ([`super::Hht::step_full`] with `dense_in_place` off):
+//! the same assembly, the same formulas in the same order and nalgebra's LU steps, so with full
+//! Newton every iterate equals it bit for bit; the projection's `M⁻¹` and products are formed
+//! in another order than nalgebra's LU inverse and blocked product (which allocates), so the end
+//! velocities agree to round-off. Modified Newton stops on the same test, so its answer meets
+//! the same tolerances (tests_dense.rs measures both).
+
+use super::{Hht, ARMIJO_C, MAX_HALVINGS};
+use crate::dynamics::body_set::BodySet;
+use crate::error::MbsError;
+use crate::solver::assembly::{displace, set_velocities, DofMap, System};
+use crate::solver::assembly_into::velocities_into;
+use crate::solver::integrator::Mechanism;
+use crate::solver::jacobian::JacobianPolicy;
+use crate::solver::linear::dense_kept::{same_bits, KeptLu};
+use crate::solver::linear::LinearSolverKind;
+use crate::solver::newton::elements_named;
+use crate::solver::newton_system::LinearStats;
+use nalgebra::{DMatrix, DVector, Vector3};
+
+/// The buffers of the dense step, sized on the first step (and again only if the system's
+/// size changes).
+#[derive(Debug, Clone)]
+pub(crate) struct DenseWork {
+    dofs: DofMap,
+    base: BodySet,
+    trial: BodySet,
+    a0: DVector<f64>,
+    v0: DVector<f64>,
+    r0: DVector<f64>,
+    a: DVector<f64>,
+    l: DVector<f64>,
+    a1: DVector<f64>,
+    l1: DVector<f64>,
+    dq: DVector<f64>,
+    v1: DVector<f64>,
+    /// `M + A∞` at the current trial state, and the one before it (what `r1` was made with).
+    mass: DMatrix<f64>,
+    mass_prev: DMatrix<f64>,
+    stiffness: DMatrix<f64>,
+    damping: DMatrix<f64>,
+    newton: DMatrix<f64>,
+    rhs: DVector<f64>,
+    r: DVector<f64>,
+    r1: DVector<f64>,
+    scratch: Scratch,
+    lu: KeptLu,
+    projection: Projection,
+}
+
+/// What one residual evaluation writes besides the residual.
+#[derive(Debug, Clone, Default)]
+struct Scratch {
+    phi: DVector<f64>,
+    phi_q: DMatrix<f64>,
+    phi_qt: DMatrix<f64>,
+    phi_q_l: DVector<f64>,
+    q: DVector<f64>,
+    ma: DVector<f64>,
+}
+
+/// The velocity projection's buffers.
+#[derive(Debug, Clone, Default)]
+struct Projection {
+    /// `M⁻¹ Φ_qᵀ` and `Φ_q M⁻¹ Φ_qᵀ`.
+    w: DMatrix<f64>,
+    s: DMatrix<f64>,
+    lu: KeptLu,
+    v: DVector<f64>,
+    y: DVector<f64>,
+    t: DVector<f64>,
+}
+
+impl Default for DenseWork {
+    fn default() -> Self {
+        let empty = BodySet::new(Vector3::zeros());
+        DenseWork {
+            dofs: DofMap::new(&empty),
+            base: empty.clone(),
+            trial: empty,
+            a0: DVector::zeros(0),
+            v0: DVector::zeros(0),
+            r0: DVector::zeros(0),
+            a: DVector::zeros(0),
+            l: DVector::zeros(0),
+            a1: DVector::zeros(0),
+            l1: DVector::zeros(0),
+            dq: DVector::zeros(0),
+            v1: DVector::zeros(0),
+            mass: DMatrix::zeros(0, 0),
+            mass_prev: DMatrix::zeros(0, 0),
+            stiffness: DMatrix::zeros(0, 0),
+            damping: DMatrix::zeros(0, 0),
+            newton: DMatrix::zeros(0, 0),
+            rhs: DVector::zeros(0),
+            r: DVector::zeros(0),
+            r1: DVector::zeros(0),
+            scratch: Scratch::default(),
+            lu: KeptLu::default(),
+            projection: Projection::default(),
+        }
+    }
+}
+
+fn fit_v(v: &mut DVector<f64>, n: usize) {
+    if v.len() != n {
+        *v = DVector::zeros(n);
+    }
+}
+
+fn fit_m(a: &mut DMatrix<f64>, r: usize, c: usize) {
+    if a.shape() != (r, c) {
+        *a = DMatrix::zeros(r, c);
+    }
+}
+
+impl DenseWork {
+    /// The Newton matrix's factorisations made and saved so far (tests, benchmark).
+    pub(crate) fn lu_counts(&self) -> (usize, usize) {
+        (self.lu.factorisations, self.lu.reuses)
+    }
+
+    /// Gives every buffer its size for `n` coordinates and `m` constraint rows.
+    fn fit(&mut self, n: usize, m: usize) {
+        for v in [&mut self.a0, &mut self.v0, &mut self.r0, &mut self.a, &mut self.a1, &mut self.dq, &mut self.v1] {
+            fit_v(v, n);
+        }
+        for v in [&mut self.l, &mut self.l1] {
+            fit_v(v, m);
+        }
+        for v in [&mut self.rhs, &mut self.r, &mut self.r1] {
+            fit_v(v, n + m);
+        }
+        for a in [&mut self.mass, &mut self.mass_prev, &mut self.stiffness, &mut self.damping] {
+            fit_m(a, n, n);
+        }
+        fit_m(&mut self.newton, n + m, n + m);
+        let s = &mut self.scratch;
+        fit_v(&mut s.phi, m);
+        fit_m(&mut s.phi_q, m, n);
+        fit_m(&mut s.phi_qt, n, m);
+        for v in [&mut s.phi_q_l, &mut s.q, &mut s.ma] {
+            fit_v(v, n);
+        }
+        let p = &mut self.projection;
+        fit_m(&mut p.w, n, m);
+        fit_m(&mut p.s, m, m);
+        fit_v(&mut p.v, n);
+        fit_v(&mut p.t, n);
+        fit_v(&mut p.y, m);
+    }
+
+    /// The Newton matrix `[M − (1+α)(β h² K + γ h C), (1+α)Φ_qᵀ; Φ_q, 0]` (the general path's
+    /// blocks, entry by entry) from the kept `M`, `K`, `C` and the residual's `Φ_q`.
+    fn newton_matrix(&mut self, n: usize, m: usize, c_k: f64, c_c: f64, s: f64) {
+        for j in 0..n {
+            for i in 0..n {
+                self.newton[(i, j)] =
+                    self.mass[(i, j)] - (self.stiffness[(i, j)] * c_k + self.damping[(i, j)] * c_c) * s;
+            }
+        }
+        let phi_q = &self.scratch.phi_q;
+        for r in 0..m {
+            for i in 0..n {
+                self.newton[(i, n + r)] = phi_q[(r, i)] * s;
+                self.newton[(n + r, i)] = phi_q[(r, i)];
+            }
+            for c in 0..m {
+                self.newton[(n + r, n + c)] = 0.0;
+            }
+        }
+    }
+
+    /// The trial state at accelerations `a` ([`Hht::trial`]'s formulas) into `self.trial`.
+    fn trial(&mut self, use_a1: bool, gamma: f64, beta: f64, h: f64) {
+        let a = if use_a1 { &self.a1 } else { &self.a };
+        for i in 0..self.dofs.n {
+            let (a0, v0) = (self.a0[i], self.v0[i]);
+            self.dq[i] = v0 * h + (a0 * (0.5 - beta) + a[i] * beta) * (h * h);
+            self.v1[i] = v0 + (a0 * (1.0 - gamma) + a[i] * gamma) * h;
+        }
+        self.trial.copy_from(&self.base);
+        displace(&mut self.trial, &self.dofs, &self.dq);
+        set_velocities(&mut self.trial, &self.dofs, &self.v1);
+    }
+}
+
+/// HHT's constants of one step.
+#[derive(Debug, Clone, Copy)]
+struct Coefficients {
+    alpha: f64,
+    beta: f64,
+    h: f64,
+}
+
+/// The residual at `bodies` for accelerations `a` and multipliers `l` with mass matrix `mass`
+/// into `r`; returns the merit and `|Φ|∞` (the general path's `residual` closure).
+#[allow(clippy::too_many_arguments)]
+fn residual(
+    sys: &System,
+    dofs: &DofMap,
+    bodies: &BodySet,
+    (a, l): (&DVector<f64>, &DVector<f64>),
+    mass: &DMatrix<f64>,
+    r0: &DVector<f64>,
+    k: Coefficients,
+    s: &mut Scratch,
+    r: &mut DVector<f64>,
+) -> (f64, f64) {
+    let (n, m) = (dofs.n, s.phi.len());
+    sys.constraints_into(bodies, dofs, &mut s.phi, &mut s.phi_q);
+    s.phi_q.transpose_to(&mut s.phi_qt);
+    s.phi_qt.mul_to(l, &mut s.phi_q_l);
+    sys.forces_into(bodies, dofs, &mut s.q);
+    mass.mul_to(a, &mut s.ma);
+    for i in 0..n {
+        r[i] = s.ma[i] + (s.phi_q_l[i] - s.q[i]) * (1.0 + k.alpha) - r0[i] * k.alpha;
+    }
+    for i in 0..m {
+        r[n + i] = s.phi[i] / (k.beta * k.h * k.h);
+    }
+    let scaled: f64 =
+        (0..n).map(|i| (r[i] / mass[(i, i)].max(f64::MIN_POSITIVE)).powi(2)).sum::<f64>() + r.rows(n, m).norm_squared();
+    (0.5 * scaled, s.phi.amax())
+}
+
+/// Whether the dense step takes a system: dense LU for its size, every force element with
+/// analytical Jacobians, and the history of a started integrator of this size.
+fn eligible(hht: &Hht, mech: &Mechanism<'_>, n: usize, m: usize) -> bool {
+    n + m > 0
+        && hht.linear_solver.resolve(n + m) == LinearSolverKind::DenseLu
+        && matches!(hht.jacobian.policy.resolve(mech.forces), Ok(JacobianPolicy::Analytical))
+        && hht.started
+        && hht.history.accelerations.len() == n
+        && hht.history.multipliers.len() == m
+        && hht.history.residual.len() == n
+}
+
+impl Hht {
+    /// One step in the kept buffers; `None` when this path does not take the system (or an
+    /// element gives no analytical Jacobian at a trial state): nothing has changed then, and
+    /// the general path takes the step from its start.
+    pub(super) fn step_dense(
+        &mut self,
+        bodies: &mut BodySet,
+        mech: Mechanism<'_>,
+        h: f64,
+    ) -> Option<Result<(), MbsError>> {
+        let mut w = std::mem::take(&mut self.work);
+        let out = self.step_dense_with(&mut w, bodies, mech, h);
+        self.work = w;
+        out
+    }
+
+    fn step_dense_with(
+        &mut self,
+        w: &mut DenseWork,
+        bodies: &mut BodySet,
+        mech: Mechanism<'_>,
+        h: f64,
+    ) -> Option<Result<(), MbsError>> {
+        w.dofs.refill(bodies);
+        let (n, m) = (w.dofs.n, mech.joints.equations());
+        if !eligible(self, &mech, n, m) {
+            return None;
+        }
+        let sys = System { joints: mech.joints, forces: mech.forces, force_numerical: false };
+        self.verify_if_due(&sys, bodies, &w.dofs);
+        w.fit(n, m);
+        let (gamma, beta) = self.coefficients();
+        let k = Coefficients { alpha: self.alpha, beta, h };
+        let time = self.history.time;
+        w.r0.as_mut_slice().copy_from_slice(&self.history.residual);
+        w.a0.as_mut_slice().copy_from_slice(&self.history.accelerations);
+        w.a.copy_from(&w.a0);
+        w.l.as_mut_slice().copy_from_slice(&self.history.multipliers);
+        w.base.copy_from(bodies);
+        velocities_into(&w.base, &w.dofs, &mut w.v0);
+        let bad =
+            |w: &DenseWork| MbsError::NonFiniteNewtonStep { time, elements: elements_named(&sys, &w.base, &w.dofs) };
+        let (mut converged, mut last_phi) = (false, 0.0);
+        // Whether `w.trial` is the trial state of `w.a` and `w.r1` its residual with `w.mass_prev`.
+        let mut have_r1 = false;
+        w.trial(false, gamma, beta, h);
+        // Whether the factors were made in this step and the last line search took the full
+        // step: then, with `keep_newton_matrix`, this iteration solves with them (modified Newton).
+        let mut factors_fit = false;
+        for _ in 0..self.max_iterations {
+            std::mem::swap(&mut w.mass, &mut w.mass_prev);
+            let lagged = self.keep_newton_matrix && factors_fit;
+            if !lagged {
+                let stats = sys.analytical_jacobians_into(&w.trial, &w.dofs, &mut w.stiffness, &mut w.damping)?;
+                self.stats = Some(stats);
+            }
+            if let Err(e) = sys.mass_into(&w.trial, &w.dofs, mech.added_mass, &mut w.mass) {
+                return Some(Err(e));
+            }
+            let merit = if have_r1 && same_bits(&w.mass, &w.mass_prev) {
+                std::mem::swap(&mut w.r, &mut w.r1);
+                0.5 * ((0..n).map(|i| (w.r[i] / w.mass[(i, i)].max(f64::MIN_POSITIVE)).powi(2)).sum::<f64>()
+                    + w.r.rows(n, m).norm_squared())
+            } else {
+                residual(&sys, &w.dofs, &w.trial, (&w.a, &w.l), &w.mass, &w.r0, k, &mut w.scratch, &mut w.r).0
+            };
+            if !lagged {
+                w.newton_matrix(n, m, beta * h * h, gamma * h, 1.0 + self.alpha);
+                w.lu.factor(&w.newton);
+            }
+            for i in 0..n + m {
+                w.rhs[i] = -w.r[i];
+            }
+            if !w.lu.solve_mut(&mut w.rhs) || !w.rhs.iter().all(|v| v.is_finite()) {
+                return Some(Err(bad(w)));
+            }
+            self.linear = Some(LinearStats {
+                requested: self.linear_solver,
+                method: LinearSolverKind::DenseLu,
+                unknowns: n + m,
+                sweeps: 0,
+            });
+            let mut step = 1.0;
+            let mut phi1 = 0.0;
+            for halving in 0..=MAX_HALVINGS {
+                for i in 0..n {
+                    w.a1[i] = w.a[i] + w.rhs[i] * step;
+                }
+                for i in 0..m {
+                    w.l1[i] = w.l[i] + w.rhs[n + i] * step;
+                }
+                w.trial(true, gamma, beta, h);
+                let (merit1, p1) =
+                    residual(&sys, &w.dofs, &w.trial, (&w.a1, &w.l1), &w.mass, &w.r0, k, &mut w.scratch, &mut w.r1);
+                phi1 = p1;
+                if merit1 <= (1.0 - 2.0 * ARMIJO_C * step) * merit || halving == MAX_HALVINGS {
+                    break;
+                }
+                step *= 0.5;
+            }
+            std::mem::swap(&mut w.a, &mut w.a1);
+            std::mem::swap(&mut w.l, &mut w.l1);
+            have_r1 = true;
+            factors_fit = step == 1.0;
+            last_phi = phi1;
+            let update = step * w.rhs.rows(0, n).amax() * beta * h * h;
+            if update <= self.abs_tolerance && phi1 <= self.constraint_tolerance {
+                converged = true;
+                break;
+            }
+        }
+        if !converged {
+            return Some(Err(MbsError::NotConverged { time, iterations: self.max_iterations, residual: last_phi }));
+        }
+        // `w.trial` is the trial state of the accepted accelerations, and the scratch holds the
+        // constraints there (the line search's last residual): the projection changes only
+        // velocities, on which `Φ` and `Φ_q` do not depend.
+        bodies.copy_from(&w.trial);
+        if let Err(e) = project_velocities(&sys, bodies, &w.dofs, &w.scratch.phi_q, &mut w.projection, time) {
+            return Some(Err(e));
+        }
+        let s = &mut w.scratch;
+        s.phi_qt.mul_to(&w.l, &mut s.phi_q_l);
+        sys.forces_into(bodies, &w.dofs, &mut s.q);
+        let history = &mut self.history;
+        for i in 0..n {
+            history.residual[i] = s.phi_q_l[i] - s.q[i];
+        }
+        history.accelerations.copy_from_slice(w.a.as_slice());
+        history.multipliers.copy_from_slice(w.l.as_slice());
+        history.time += h;
+        for (hd, b) in bodies.iter() {
+            let finite = b.position.iter().chain(b.linvel.iter()).chain(b.angvel.iter()).all(|x| x.is_finite())
+                && b.orientation.coords.iter().all(|x| x.is_finite());
+            if !finite {
+                return Some(Err(MbsError::Diverged(hd.index())));
+            }
+        }
+        self.steps += 1;
+        Some(Ok(()))
+    }
+}
+
+/// [`crate::solver::newton::project_velocities`] in the kept buffers: `v ← v − M⁻¹Φ_qᵀ
+/// (Φ_q M⁻¹ Φ_qᵀ)⁻¹ Φ_q v` with `M` the bodies' own mass, block-diagonal, so `M⁻¹` is taken
+/// body by body (`1/m` and the world inverse inertia) instead of by an LU of the whole of `M`:
+/// the same projection to round-off.
+fn project_velocities(
+    sys: &System,
+    bodies: &mut BodySet,
+    dofs: &DofMap,
+    phi_q: &DMatrix<f64>,
+    p: &mut Projection,
+    time: f64,
+) -> Result<(), MbsError> {
+    if sys.joints.is_empty() {
+        return Ok(());
+    }
+    let bad = |b: &BodySet| MbsError::NonFiniteNewtonStep { time, elements: elements_named(sys, b, dofs) };
+    let m = phi_q.nrows();
+    // W = M⁻¹ Φ_qᵀ, block by block.
+    for (h, b) in bodies.iter() {
+        let Some(o) = dofs.offset(h) else { continue };
+        let inv_mass = 1.0 / b.mass();
+        let inv_inertia = b.inv_inertia_world();
+        for c in 0..m {
+            for k in 0..3 {
+                p.w[(o + k, c)] = phi_q[(c, o + k)] * inv_mass;
+            }
+            let turn = Vector3::new(phi_q[(c, o + 3)], phi_q[(c, o + 4)], phi_q[(c, o + 5)]);
+            let wt = inv_inertia * turn;
+            for k in 0..3 {
+                p.w[(o + 3 + k, c)] = wt[k];
+            }
+        }
+    }
+    // Φ_q W by hand: nalgebra hands products this size to a blocked kernel that allocates.
+    let n = dofs.n;
+    for r in 0..m {
+        for c in 0..m {
+            p.s[(r, c)] = (0..n).map(|j| phi_q[(r, j)] * p.w[(j, c)]).sum();
+        }
+    }
+    p.lu.factor(&p.s);
+    velocities_into(bodies, dofs, &mut p.v);
+    phi_q.mul_to(&p.v, &mut p.y);
+    if !p.lu.solve_mut(&mut p.y) {
+        return Err(bad(bodies));
+    }
+    p.w.mul_to(&p.y, &mut p.t);
+    p.v -= &p.t;
+    if !p.v.iter().all(|x| x.is_finite()) {
+        return Err(bad(bodies));
+    }
+    set_velocities(bodies, dofs, &p.v);
+    Ok(())
+}

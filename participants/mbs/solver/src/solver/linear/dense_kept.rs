@@ -1,0 +1,126 @@
+//! Dense LU with partial pivoting in buffers kept between calls, for the small Newton systems
+//! of the HHT step: nothing is allocated once the buffers have their size, and a matrix equal
+//! bit for bit to the one factored last is not factored again. The arithmetic is nalgebra's
+//! (`LU::new`, `LU::solve_mut`: the same pivots, the same Gauss steps through nalgebra's own
+//! functions), so results equal the allocating path's bit for bit.
+
+use nalgebra::linalg::{gauss_step, gauss_step_swap};
+use nalgebra::{DMatrix, DVector};
+
+/// An LU factorisation kept with the matrix it was made from.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct KeptLu {
+    /// `L` (unit diagonal, below) and `U` (on and above), as nalgebra stores them.
+    lu: DMatrix<f64>,
+    /// The row swaps, in order (nalgebra's permutation sequence).
+    swaps: Vec<(usize, usize)>,
+    /// The matrix factored last, bit for bit: what a reuse is decided on.
+    source: DMatrix<f64>,
+    /// Whether `lu` holds the factorisation of `source`.
+    valid: bool,
+    /// Factorisations made (for tests and the benchmark).
+    pub factorisations: usize,
+    /// Factorisations saved because the matrix had not changed.
+    pub reuses: usize,
+}
+
+/// Whether two matrices are equal bit for bit (so `-0.0 ≠ 0.0` and a NaN equals itself).
+pub(crate) fn same_bits(a: &DMatrix<f64>, b: &DMatrix<f64>) -> bool {
+    a.shape() == b.shape() && a.as_slice().iter().zip(b.as_slice()).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+impl KeptLu {
+    /// Factors `k` as nalgebra's `LU::new` does, unless `k` equals the matrix factored last bit
+    /// for bit; returns whether the old factorisation was kept.
+    pub fn factor(&mut self, k: &DMatrix<f64>) -> bool {
+        if self.valid && same_bits(k, &self.source) {
+            self.reuses += 1;
+            return true;
+        }
+        if self.lu.shape() != k.shape() {
+            self.lu = k.clone();
+            self.source = k.clone();
+            self.swaps = Vec::with_capacity(k.nrows());
+        } else {
+            self.lu.copy_from(k);
+            self.source.copy_from(k);
+        }
+        self.swaps.clear();
+        for i in 0..k.nrows().min(k.ncols()) {
+            let piv = self.lu.view_range(i.., i).icamax() + i;
+            let diag = self.lu[(piv, i)];
+            if diag == 0.0 {
+                // No non-zero entry in this column: left for the solve to report.
+                continue;
+            }
+            if piv != i {
+                self.swaps.push((i, piv));
+                self.lu.columns_range_mut(..i).swap_rows(i, piv);
+                gauss_step_swap(&mut self.lu, diag, i, piv);
+            } else {
+                gauss_step(&mut self.lu, diag, i);
+            }
+        }
+        self.valid = true;
+        self.factorisations += 1;
+        false
+    }
+
+    /// Solves `k x = b` in place with the last factorisation (nalgebra's `LU::solve_mut`);
+    /// `false` when `k` is singular.
+    pub fn solve_mut(&self, b: &mut DVector<f64>) -> bool {
+        for &(i, j) in &self.swaps {
+            b.swap_rows(i, j);
+        }
+        let _ = self.lu.solve_lower_triangular_with_diag_mut(b, 1.0);
+        self.lu.solve_upper_triangular_mut(b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matrix(n: usize, seed: f64) -> DMatrix<f64> {
+        // Entries of mixed magnitude and sign so that pivoting swaps rows.
+        DMatrix::from_fn(n, n, |r, c| ((r * 13 + c * 7 + 1) as f64 * seed).sin() * 10f64.powi((r % 3) as i32 - 1))
+    }
+
+    #[test]
+    fn factor_and_solve_equal_nalgebra_bit_for_bit() {
+        for (n, seed) in [(1, 0.3), (6, 0.7), (12, 1.3), (22, 0.41)] {
+            let k = matrix(n, seed);
+            let b = DVector::from_fn(n, |i, _| (i as f64 * 0.37).cos());
+            let expected = k.clone().lu().solve(&b).unwrap();
+            let mut lu = KeptLu::default();
+            assert!(!lu.factor(&k));
+            let mut x = b.clone();
+            assert!(lu.solve_mut(&mut x));
+            assert_eq!(x.as_slice(), expected.as_slice(), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn an_unchanged_matrix_is_not_factored_again_a_changed_one_is() {
+        let k = matrix(8, 0.9);
+        let mut lu = KeptLu::default();
+        assert!(!lu.factor(&k));
+        assert!(lu.factor(&k.clone()));
+        let mut changed = k.clone();
+        changed[(3, 4)] = f64::from_bits(changed[(3, 4)].to_bits() + 1);
+        assert!(!lu.factor(&changed), "one ulp is a change");
+        let mut x = DVector::from_element(8, 1.0);
+        assert!(lu.solve_mut(&mut x));
+        assert_eq!(x, changed.clone().lu().solve(&DVector::from_element(8, 1.0)).unwrap());
+        assert_eq!((lu.factorisations, lu.reuses), (2, 1));
+    }
+
+    #[test]
+    fn a_singular_matrix_is_reported() {
+        let mut k = matrix(6, 0.5);
+        k.column_mut(2).fill(0.0);
+        let mut lu = KeptLu::default();
+        lu.factor(&k);
+        assert!(!lu.solve_mut(&mut DVector::from_element(6, 1.0)));
+    }
+}

@@ -314,9 +314,8 @@ fn check_and_start_agree_on_broken_hydrodynamic_cases() {
             "wave period 0",
             "Fluid",
             &[("fluid/tdpf_model.yaml", "period: 8", "period: 0")],
-            // Both name the line before `period` (the `height` entry): the waves map's error
-            // location is one entry early, the same in check and run.
-            ("fluid/tdpf_model.yaml", rm3_line("fluid/tdpf_model.yaml", "    height: 2.5\n")),
+            // Both name the `period` line itself.
+            ("fluid/tdpf_model.yaml", rm3_line("fluid/tdpf_model.yaml", "    period: 8\n")),
             "wave period must be finite and positive, got 0",
         ),
         rm3(

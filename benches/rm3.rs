@@ -14,7 +14,7 @@
 //! `cargo build --release -p tidelink-tdpf -p tidelink-mbs` first, and says so when they are
 //! missing); naming rows picks them (`-- floor threads`), `-- studies` adds the earlier
 //! comparisons (explicit 5 ms baseline, two measures, convolution, the file's state space) and
-//! `-- windows` the shipped coupling at 40 and 50 ms windows. Needs ../shared/data/rm3/rm3.h5:
+//! `-- windows` the shipped coupling and the floor at 40 and 50 ms windows. Needs ../shared/data/rm3/rm3.h5:
 //! without the shared folder it measures nothing, says so, naming the missing file, and exits 0,
 //! or exits non-zero under TIDELINK_REQUIRE_SHARED=1 (docs/testing.md).
 
@@ -182,14 +182,13 @@ fn compare(floor: &floor::Floor, coupled: &[Heave], window: f64) {
     }
 }
 
-fn floor_row(data: &Path) -> floor::Floor {
-    let w = rm3_case::IMPLICIT.window.parse().expect("the shipped window");
+fn floor_row(data: &Path, label: &str, w: f64) -> floor::Floor {
     let (case, solid_file, fluid_file) = rm3_case::write(data, &IMPLICIT, SOLID_MODEL, false, DURATION, w, "NONE");
     let f = floor::run(&solid_file, &fluid_file, &case.config, DURATION, w).unwrap_or_else(|e| panic!("floor: {e}"));
     println!(
         "{:<34} wall {:7.3} s  {:7.1}× real time  {:4.2} steps per window  per window: MBS {:5.1} µs, TDPF {:5.1} µs, \
          loop {:5.1} µs  (CPU {} s; start-up, both models built: {:.3} s)",
-        "floor: one thread, no coupling",
+        label,
         f.wall,
         DURATION / f.wall,
         f.iterations as f64 / f.windows as f64,
@@ -226,7 +225,8 @@ fn main() {
         let w = rm3_case::IMPLICIT.window.parse().expect("the shipped window");
         report("threads: two threads (shipped)", &run(&data, &IMPLICIT, SHIPPED_RADIATION, w), 0.0)
     });
-    let floor = wants("floor").then(|| floor_row(&data));
+    let shipped: f64 = rm3_case::IMPLICIT.window.parse().expect("the shipped window");
+    let floor = wants("floor").then(|| floor_row(&data, "floor: one thread, no coupling", shipped));
     if let (Some(f), Some((_, _, heave))) = (&floor, &process) {
         compare(f, heave, 0.02);
     }
@@ -275,6 +275,7 @@ fn main() {
         for window in [0.04, 0.05] {
             let label = format!("implicit {} ms, identified", window * 1e3);
             report(&label, &run(&data, &IMPLICIT, SHIPPED_RADIATION, window), base);
+            floor_row(&data, &format!("floor at {} ms", window * 1e3), window);
         }
     }
 }

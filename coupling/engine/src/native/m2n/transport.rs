@@ -12,15 +12,16 @@
 //! on one machine (the same boot id) and the hand-over works; anything else keeps TCP, with the
 //! reason in the log. Either way the TCP connection stays open: with shared memory it carries
 //! nothing more and is the lifeline whose end says the partner died.
+//!
+//! Off Linux (no memfd, eventfd or abstract sockets) neither side wants or offers the segment,
+//! the handshake's frames are the same, and the log says why TCP (the `local` module below is
+//! Linux's; its stand-in refuses).
 
 use super::handshake::{read_frame_by, Ctx, MAX_HANDSHAKE_FRAME};
-use super::keyfile::euid;
-use super::shm::{self, ShmLink};
+use super::shm::ShmLink;
 use super::wire::{self, Frame};
 use std::io;
 use std::net::TcpStream;
-use std::os::linux::net::SocketAddrExt;
-use std::os::unix::net::{SocketAddr, UnixListener, UnixStream};
 use std::time::{Duration, Instant};
 
 /// The longest the hand-over of the segment may take (within the handshake's deadline).
@@ -73,19 +74,14 @@ pub(super) fn listener_side(s: &TcpStream, ctx: &Ctx, deadline: Instant) -> io::
     let mut offer = Ok(());
     if !ctx.shm {
         offer = Err(why_not_wanted());
+    } else if !local::BUILT {
+        offer = Err(local::WHY_NOT.to_string());
     } else if !wanted {
         offer = Err(format!("\"{}\" forces it ({}=tcp)", ctx.partner, crate::native::settings::TRANSPORT_ENV));
     } else if own.as_deref() != Some(host.as_str()) {
         offer = Err(format!("\"{}\" runs on another machine", ctx.partner));
     }
-    let socket = offer.and_then(|()| {
-        let name = format!("tidelink-m2n-{}", super::auth::Secret::random().map_err(|e| e.to_string())?.to_hex());
-        let l = SocketAddr::from_abstract_name(name.as_bytes())
-            .and_then(|a| UnixListener::bind_addr(&a))
-            .and_then(|l| l.set_nonblocking(true).map(|()| l))
-            .map_err(|e| format!("no local socket to hand the segment over ({e})"))?;
-        Ok((name, l))
-    });
+    let socket = offer.and_then(|()| local::listen());
     let me = std::process::id();
     let (detail, listener) = match socket {
         Ok((name, l)) => (name, Some(l)),
@@ -96,47 +92,7 @@ pub(super) fn listener_side(s: &TcpStream, ctx: &Ctx, deadline: Instant) -> io::
     let Some(l) = listener else {
         return Ok(Chosen::tcp(detail));
     };
-    let by = deadline.min(Instant::now() + ATTACH_DEADLINE);
-    let mut link = None;
-    let mut failure = String::from("the partner did not come for the segment in time");
-    while Instant::now() < by {
-        match l.accept() {
-            Ok((c, _)) => match shm::passing::peer(&c) {
-                Ok((p, u)) if p == pid && u == euid() => {
-                    let _ = c.set_nonblocking(false);
-                    match shm::offer(&c) {
-                        Ok(end) => link = Some(end),
-                        Err(e) => failure = format!("handing the segment over failed ({e})"),
-                    }
-                    break;
-                }
-                Ok((p, u)) => log::warn!(
-                    "{}: refused a local connection from process {p} (uid {u}) to the socket meant for \"{}\" \
-                     (process {pid}, uid {}); still waiting for it",
-                    ctx.me,
-                    ctx.partner,
-                    euid()
-                ),
-                Err(e) => log::warn!("{}: refused a local connection whose process is unknown ({e})", ctx.me),
-            },
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
-            Err(e) => {
-                failure = format!("accepting on the local socket failed ({e})");
-                break;
-            }
-        }
-        // The requester gave up (its final word is on the way): stop waiting for it.
-        let mut peek = [0u8; 1];
-        if s.set_nonblocking(true).is_ok() {
-            let gave_up = s.peek(&mut peek).is_ok();
-            let _ = s.set_nonblocking(false);
-            if gave_up {
-                break;
-            }
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    drop(l);
+    let (link, failure) = local::hand_over(s, ctx, l, pid, deadline);
     let (taken, _, _, why) = read(s, deadline, &never)?;
     match link {
         Some(end) if taken => Ok(Chosen { shm: Some(end), why: String::new() }),
@@ -153,20 +109,23 @@ pub(super) fn requester_side(
     cancel: &dyn Fn() -> bool,
 ) -> io::Result<Chosen> {
     let own = boot_id();
-    let wanted = ctx.shm && own.is_some();
+    let wanted = ctx.shm && own.is_some() && local::BUILT;
     let me = std::process::id();
     let host = own.unwrap_or_default();
     write(s, &Frame::Transport { shm: wanted, host: host.clone(), pid: me, detail: String::new() }, deadline)?;
     let (offered, _, _, detail) = read(s, deadline, cancel)?;
     if !offered {
-        return Ok(Chosen::tcp(if ctx.shm { detail } else { why_not_wanted() }));
+        let why = if !ctx.shm {
+            why_not_wanted()
+        } else if !local::BUILT {
+            local::WHY_NOT.to_string()
+        } else {
+            detail
+        };
+        return Ok(Chosen::tcp(why));
     }
     let by = deadline.min(Instant::now() + ATTACH_DEADLINE);
-    let attached =
-        SocketAddr::from_abstract_name(detail.as_bytes()).and_then(|a| UnixStream::connect_addr(&a)).and_then(|c| {
-            c.set_read_timeout(Some(by.saturating_duration_since(Instant::now()).max(Duration::from_millis(1))))?;
-            shm::accept(&c)
-        });
+    let attached = local::attach(&detail, by);
     let (taken, why) = match &attached {
         Ok(_) => (true, String::new()),
         Err(e) => (false, format!("\"{}\" could not attach the shared segment ({e})", ctx.me)),
@@ -176,4 +135,125 @@ pub(super) fn requester_side(
         Ok(end) => Chosen { shm: Some(end), why: String::new() },
         Err(_) => Chosen::tcp(why),
     })
+}
+
+/// The Linux side of the hand-over: an abstract Unix socket named in the handshake, the kernel's
+/// word on who connected to it, the segment's descriptors passed over it.
+#[cfg(target_os = "linux")]
+mod local {
+    use super::super::keyfile::euid;
+    use super::super::shm::{self, ShmLink};
+    use super::{Ctx, ATTACH_DEADLINE};
+    use std::io;
+    use std::net::TcpStream;
+    use std::os::linux::net::SocketAddrExt;
+    use std::os::unix::net::{SocketAddr, UnixListener, UnixStream};
+    use std::time::{Duration, Instant};
+
+    /// Shared memory is built here.
+    pub(super) const BUILT: bool = true;
+    /// Never shown on Linux.
+    pub(super) const WHY_NOT: &str = "";
+
+    /// A fresh abstract socket to hand the segment over on, and its name.
+    pub(super) fn listen() -> Result<(String, UnixListener), String> {
+        let name =
+            format!("tidelink-m2n-{}", super::super::auth::Secret::random().map_err(|e| e.to_string())?.to_hex());
+        let l = SocketAddr::from_abstract_name(name.as_bytes())
+            .and_then(|a| UnixListener::bind_addr(&a))
+            .and_then(|l| l.set_nonblocking(true).map(|()| l))
+            .map_err(|e| format!("no local socket to hand the segment over ({e})"))?;
+        Ok((name, l))
+    }
+
+    /// Waits on `l` for process `pid` of this user and hands it a fresh segment: this side's end,
+    /// or why not.
+    pub(super) fn hand_over(
+        s: &TcpStream,
+        ctx: &Ctx,
+        l: UnixListener,
+        pid: u32,
+        deadline: Instant,
+    ) -> (Option<ShmLink>, String) {
+        let by = deadline.min(Instant::now() + ATTACH_DEADLINE);
+        let mut link = None;
+        let mut failure = String::from("the partner did not come for the segment in time");
+        while Instant::now() < by {
+            match l.accept() {
+                Ok((c, _)) => match shm::passing::peer(&c) {
+                    Ok((p, u)) if p == pid && u == euid() => {
+                        let _ = c.set_nonblocking(false);
+                        match shm::offer(&c) {
+                            Ok(end) => link = Some(end),
+                            Err(e) => failure = format!("handing the segment over failed ({e})"),
+                        }
+                        break;
+                    }
+                    Ok((p, u)) => log::warn!(
+                        "{}: refused a local connection from process {p} (uid {u}) to the socket meant for \"{}\" \
+                         (process {pid}, uid {}); still waiting for it",
+                        ctx.me,
+                        ctx.partner,
+                        euid()
+                    ),
+                    Err(e) => log::warn!("{}: refused a local connection whose process is unknown ({e})", ctx.me),
+                },
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(e) => {
+                    failure = format!("accepting on the local socket failed ({e})");
+                    break;
+                }
+            }
+            // The requester gave up (its final word is on the way): stop waiting for it.
+            let mut peek = [0u8; 1];
+            if s.set_nonblocking(true).is_ok() {
+                let gave_up = s.peek(&mut peek).is_ok();
+                let _ = s.set_nonblocking(false);
+                if gave_up {
+                    break;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        (link, failure)
+    }
+
+    /// Connects to the listener's socket `name` and attaches the segment it sends, by `by`.
+    pub(super) fn attach(name: &str, by: Instant) -> io::Result<ShmLink> {
+        SocketAddr::from_abstract_name(name.as_bytes()).and_then(|a| UnixStream::connect_addr(&a)).and_then(|c| {
+            c.set_read_timeout(Some(by.saturating_duration_since(Instant::now()).max(Duration::from_millis(1))))?;
+            shm::accept(&c)
+        })
+    }
+}
+
+/// Elsewhere: no segment, ever; the reason goes to the log with the choice of TCP.
+#[cfg(not(target_os = "linux"))]
+mod local {
+    use super::super::shm::ShmLink;
+    use super::Ctx;
+    use std::io;
+    use std::net::TcpStream;
+    use std::os::unix::net::UnixListener;
+    use std::time::Instant;
+
+    /// Shared memory is not built here.
+    pub(super) const BUILT: bool = false;
+    /// Why TCP, for the log.
+    pub(super) const WHY_NOT: &str = "shared memory between partners is built on Linux only (memfd, eventfd)";
+
+    /// Never called (the offer is refused first); refuses.
+    pub(super) fn listen() -> Result<(String, UnixListener), String> {
+        Err(WHY_NOT.to_string())
+    }
+
+    /// Never called (there is no listener); hands nothing over.
+    pub(super) fn hand_over(_: &TcpStream, _: &Ctx, _: UnixListener, _: u32, _: Instant) -> (Option<ShmLink>, String) {
+        (None, WHY_NOT.to_string())
+    }
+
+    /// Never called (nothing is offered); refuses.
+    pub(super) fn attach(_: &str, _: Instant) -> io::Result<ShmLink> {
+        Err(io::Error::new(io::ErrorKind::Unsupported, WHY_NOT))
+    }
 }

@@ -29,6 +29,7 @@
 use super::logm::logm;
 use super::{Irf, RadiationError, StateSpaceSet};
 use nalgebra::{DMatrix, DVector};
+use rayon::prelude::*;
 use tidelink_hydro_data::StateSpaceEntry;
 
 /// Rows of the Hankel matrix (the largest order it can hold is one less).
@@ -115,30 +116,58 @@ pub fn identify(irf: &Irf, options: &FitOptions) -> Result<Identified, Radiation
     let strongest = (0..dofs).map(|d| sum_sq(d * dofs + d)).fold(0.0, f64::max);
     let empty =
         || StateSpaceEntry { a: DMatrix::zeros(0, 0), b: DMatrix::zeros(0, 1), c: DMatrix::zeros(1, 0), d: 0.0 };
+    // What each entry needs, in row-major order: nothing (zero throughout), to be left out as
+    // negligible, or a fit. Only the fits cost (an SVD and up to `max_order` candidates each).
+    let need = |r: usize, c: usize| {
+        if sampled[r * dofs + c].iter().all(|&x| x == 0.0) {
+            Need::Zero
+        } else if irf.negligible(r, c, NEGLIGIBLE) {
+            // BEM noise in an entry symmetry makes zero: left out, as the convolution's
+            // `entry_tolerance` would (on RM3 that changes the force by 6e-5 of its peak).
+            Need::Negligible
+        } else {
+            Need::Fit
+        }
+    };
+    let plan: Vec<(usize, usize, Need)> =
+        (0..dofs * dofs).map(|e| (e / dofs, e % dofs, need(e / dofs, e % dofs))).collect();
+    // The fits are independent and deterministic: on all cores, each entry's result is the one a
+    // sequential loop gives, bit for bit, and the first error in row-major order is reported.
+    let fit = |&(r, c, _): &(usize, usize, Need)| {
+        let diag = |d: usize| sum_sq(d * dofs + d).max(NOISE_SCALE * strongest);
+        let scale = NOISE_SCALE * (diag(r) * diag(c)).sqrt();
+        fit_entry(irf, r, c, span, &sampled[r * dofs + c], hq, scale, options)
+    };
+    let jobs: Vec<&(usize, usize, Need)> = plan.iter().filter(|p| p.2 == Need::Fit).collect();
+    let mut fitted = jobs.par_iter().map(|p| fit(p)).collect::<Vec<_>>().into_iter();
     let mut entries = vec![vec![]; dofs];
     let mut fits = Vec::new();
-    for (r, row) in entries.iter_mut().enumerate() {
-        for c in 0..dofs {
-            let k = &sampled[r * dofs + c];
-            if k.iter().all(|&x| x == 0.0) {
-                row.push(empty());
-                continue;
-            }
-            if irf.negligible(r, c, NEGLIGIBLE) {
-                // BEM noise in an entry symmetry makes zero: left out, as the convolution's
-                // `entry_tolerance` would (on RM3 that changes the force by 6e-5 of its peak).
+    for &(r, c, need) in &plan {
+        match need {
+            Need::Zero => entries[r].push(empty()),
+            Need::Negligible => {
                 fits.push(EntryFit { row: r, col: c, order: 0, quality: f64::NAN });
-                row.push(empty());
-                continue;
+                entries[r].push(empty());
             }
-            let diag = |d: usize| sum_sq(d * dofs + d).max(NOISE_SCALE * strongest);
-            let scale = NOISE_SCALE * (diag(r) * diag(c)).sqrt();
-            let (entry, order, quality) = fit_entry(irf, r, c, span, k, hq, scale, options)?;
-            fits.push(EntryFit { row: r, col: c, order, quality });
-            row.push(entry);
+            Need::Fit => {
+                let (entry, order, quality) = fitted.next().expect("one result per fit")?;
+                fits.push(EntryFit { row: r, col: c, order, quality });
+                entries[r].push(entry);
+            }
         }
     }
     Ok(Identified { set: StateSpaceSet::new(entries)?, fits, span })
+}
+
+/// What an entry of the IRF needs from the identification.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Need {
+    /// Zero throughout: order 0, no record.
+    Zero,
+    /// Below [`NEGLIGIBLE`] of its diagonal entries: order 0, recorded.
+    Negligible,
+    /// A realisation.
+    Fit,
 }
 
 /// The smallest-order stable realisation of entry `(r, c)` reaching the target.
@@ -288,6 +317,39 @@ mod tests {
         match identify(&irf, &options) {
             Err(RadiationError::FitTarget { row: 0, col: 0, quality, .. }) => assert!(quality < 0.999),
             other => panic!("expected FitTarget, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_entries_fitted_on_all_cores_are_those_of_one_thread_bit_for_bit() {
+        // Four entries that each need a fit (and one left out), identified in a one-thread pool
+        // and in a four-thread pool: every realisation and quality must be the same bits.
+        let t: Vec<f64> = (0..=1500).map(|i| i as f64 * 0.02).collect();
+        let k = t
+            .iter()
+            .map(|&x: &f64| {
+                let d = (-0.3 * x).exp() * (2.0 * x).cos();
+                let o = 0.2 * x * (-0.8 * x).exp() + 0.1 * (-0.1 * x).exp() * (0.7 * x).sin();
+                DMatrix::from_row_slice(3, 3, &[d, o, 0.0, o, 2.0 * d + o, 0.0, 0.0, 0.0, (-x).exp()])
+            })
+            .collect();
+        let irf = Irf::new(t, k).expect("valid");
+        let options = FitOptions { target: 0.9999, ..FitOptions::default() };
+        let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().expect("a thread pool");
+        let one = pool(1).install(|| identify(&irf, &options)).expect("identified");
+        let four = pool(4).install(|| identify(&irf, &options)).expect("identified");
+        assert_eq!(one.fits.len(), 5);
+        assert!(one.fits.iter().filter(|f| f.order > 0).count() >= 4, "{:?}", one.fits);
+        for (a, b) in one.fits.iter().zip(&four.fits) {
+            assert_eq!((a.row, a.col, a.order), (b.row, b.col, b.order));
+            assert_eq!(a.quality.to_bits(), b.quality.to_bits());
+        }
+        for r in 0..3 {
+            for c in 0..3 {
+                let (a, b) = (one.set.entry(r, c).expect("entry"), four.set.entry(r, c).expect("entry"));
+                let bits = |m: &DMatrix<f64>| m.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!((bits(&a.a), bits(&a.b), bits(&a.c)), (bits(&b.a), bits(&b.b), bits(&b.c)), "({r}, {c})");
+            }
         }
     }
 

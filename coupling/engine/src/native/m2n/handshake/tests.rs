@@ -200,6 +200,7 @@ fn an_authenticated_partner_with_another_configuration_is_an_error() {
 }
 
 #[test]
+#[cfg(target_os = "linux")]
 fn partners_on_one_machine_exchange_through_shared_memory() {
     let secret = Secret::random().unwrap();
     let (a, b) = pair();
@@ -217,6 +218,7 @@ fn partners_on_one_machine_exchange_through_shared_memory() {
 }
 
 #[test]
+#[cfg(target_os = "linux")]
 fn one_side_forcing_tcp_keeps_the_pair_on_tcp_and_says_why() {
     for (l_shm, r_shm) in [(true, false), (false, true)] {
         let secret = Secret::random().unwrap();
@@ -232,12 +234,29 @@ fn one_side_forcing_tcp_keeps_the_pair_on_tcp_and_says_why() {
     }
 }
 
+/// Off Linux shared memory is not built: the pair stays on TCP, and both sides say why.
+#[test]
+#[cfg(not(target_os = "linux"))]
+fn off_linux_the_pair_stays_on_tcp_and_says_why() {
+    let secret = Secret::random().unwrap();
+    let (a, b) = pair();
+    let lc = ctx("L", "R", &secret);
+    let listener = std::thread::spawn(move || listener_side(a, &lc, soon()));
+    let r = requester_side(&b, &ctx("R", "L", &secret), soon(), &|| false).unwrap();
+    let Incoming::Partner(_, l) = listener.join().unwrap() else { panic!("not paired") };
+    assert!(r.shm.is_none() && l.shm.is_none());
+    for why in [&r.why, &l.why] {
+        assert!(why.contains("Linux only"), "{why}");
+    }
+}
+
 /// The listener hands the segment only to the process the authenticated requester said it is
 /// (the kernel's word on who connected to the local socket): here the requester announces
 /// another process, so its own connection to the socket (a stranger's, for the listener) gets
 /// nothing, and the pair stays on TCP. A stranger that finds the socket's name in
 /// /proc/net/unix is in the same place.
 #[test]
+#[cfg(target_os = "linux")]
 fn a_process_other_than_the_authenticated_requester_cannot_attach() {
     use std::os::linux::net::SocketAddrExt;
     let (a, mut b) = pair();

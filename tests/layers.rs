@@ -137,7 +137,8 @@ const MAP: &[Entry] = &[
     },
     Entry {
         dir: "participants/tdpf/solver",
-        deps: &["tidelink-hydro-data", "nalgebra", "thiserror", "rand", "rand_chacha"],
+        // rayon: the radiation identification fits its IRF entries in parallel (same bits as serial).
+        deps: &["tidelink-hydro-data", "nalgebra", "thiserror", "rand", "rand_chacha", "rayon"],
         dev: &["tempfile"],
         why: "a solver library is physics only (and the data model it computes on)",
     },

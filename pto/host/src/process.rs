@@ -450,8 +450,20 @@ impl ModuleProcess {
         if timed_out {
             return ProcessError::Timeout { ms: self.timeout.as_millis() };
         }
-        // Give a dying process a moment, so the message can say it died.
-        let died = (0..50).find_map(|_| match self.child.try_wait() {
+        // Give a dying process a moment, so the message can say it died. A closed connection
+        // (nothing more to read, or reset) almost always means the process is on its way out,
+        // and an interpreter's shutdown after it closed its socket can take a while on a busy
+        // machine: up to 2 s then, 100 ms otherwise.
+        let closed = match &e {
+            FrameError::Truncated { .. } => true,
+            FrameError::Io(io) => matches!(
+                io.kind(),
+                io::ErrorKind::UnexpectedEof | io::ErrorKind::ConnectionReset | io::ErrorKind::BrokenPipe
+            ),
+            _ => false,
+        };
+        let polls = if closed { 1000 } else { 50 };
+        let died = (0..polls).find_map(|_| match self.child.try_wait() {
             Ok(Some(s)) => Some(s),
             _ => {
                 std::thread::sleep(Duration::from_millis(2));

@@ -164,34 +164,14 @@ impl System<'_> {
         let m = self.joints.equations();
         let mut phi = DVector::zeros(m);
         let mut phi_q = DMatrix::zeros(m, dofs.n);
-        let mut row = 0;
-        for j in self.joints.iter() {
-            for r in j.rows(bodies) {
-                phi[row] = r.value;
-                for (h, jac) in [(j.body1, r.jac1), (j.body2, r.jac2)] {
-                    if let Some(o) = dofs.offset(h) {
-                        for k in 0..6 {
-                            phi_q[(row, o + k)] += jac[k];
-                        }
-                    }
-                }
-                row += 1;
-            }
-        }
+        self.constraints_into(bodies, dofs, &mut phi, &mut phi_q);
         (phi, phi_q)
     }
 
     /// Generalized forces only.
     pub fn forces(&self, bodies: &BodySet, dofs: &DofMap) -> DVector<f64> {
         let mut q = DVector::zeros(dofs.n);
-        for (h, _) in bodies.iter() {
-            if let Some(o) = dofs.offset(h) {
-                body_forces(bodies, h, o, &mut q);
-            }
-        }
-        for e in self.forces.iter() {
-            element_forces(e, bodies, dofs, &mut q);
-        }
+        self.forces_into(bodies, dofs, &mut q);
         q
     }
 

@@ -10,9 +10,11 @@ mod access;
 mod build;
 mod extended;
 mod lifecycle;
+mod version;
 
 pub use build::check;
-pub use extended::{version_information, Element};
+pub use extended::Element;
+pub use version::version_information;
 
 use super::cplscheme::{CouplingScheme, Role};
 use super::data::{DataKey, DataState, DataStore, MappingRun, MeshState};

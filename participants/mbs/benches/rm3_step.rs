@@ -1,18 +1,20 @@
 //! Cost of one MBS step of RM3 (`configs/rm3_reg_waves/solid`: float and spar on their
-//! prismatic joints, the PTO damper, A∞ from the BEMIO file in the mass matrix, HHT at 20 ms),
-//! built by the participant from the shipped files, and of one coupling iteration of the
-//! participant (checkpoint read, loads read, step, motion written) on a coupling stand-in that
-//! only copies numbers.
+//! prismatic joints, the PTO damper, A∞ from the BEMIO file in the mass matrix, HHT), built by
+//! the participant from the shipped files, and of one coupling iteration of the participant
+//! (checkpoint read, loads read, step, motion written) on a coupling stand-in that only copies
+//! numbers. Both at steps of 20 and 40 ms (`STEPS_S`, passed to every step: the solver file's
+//! own step is not read), the window then one step.
 //!
 //! Prints, per variant, the median time of one step or iteration (medians of `REPS` runs of
 //! `STEPS` steps, each timed alone) with the lowest and highest run median, and the heap
 //! allocations per step or iteration counted by this program's global allocator. The general HHT path
-//! (`Hht::dense_in_place = false`, what every step took before) is measured in the same run
-//! as the baseline. Loads: a restoring heave force and a wave-like force per body, evaluated at
+//! (`Hht::dense_in_place = false`) is measured in the same run as the baseline, and so is the
+//! dense step that factors its Newton matrix once per step (`keep_factors_across_steps = false`,
+//! the default before the factors were kept across steps). Loads: a restoring heave force and a wave-like force per body, evaluated at
 //! the step's start (an explicit stand-in for the fluid), so the motion stays that of a WEC.
 //!
-//! `cargo bench -p tidelink-mbs --bench rm3_step [-- STEPS REPS [profile]]` (defaults 2000, 7;
-//! `profile`: the shipped step alone, for `perf record`; needs
+//! `cargo bench -p tidelink-mbs --bench rm3_step [-- STEPS REPS [profile [MS]]]` (defaults 2000, 7;
+//! `profile [MS]`: the shipped step alone at MS ms (20), for `perf record`; needs
 //! ../shared/data/rm3/rm3.h5). Without the shared folder it says so and measures nothing.
 
 use nalgebra::Vector3;
@@ -63,8 +65,9 @@ fn allocations() -> usize {
     ALLOCATIONS.load(Ordering::Relaxed)
 }
 
-const DT: f64 = 0.02;
-/// Steps before timing (10 s: the start transient of the loads below has passed).
+/// The step sizes measured (s): the shipped case's 20 ms window and the 40 ms one.
+const STEPS_S: [f64; 2] = [0.02, 0.04];
+/// Steps before timing (10 s at 20 ms: the start transient of the loads below has passed).
 const WARM_UP: usize = 500;
 
 /// The explicit stand-in for the fluid: per body `m g` (buoyancy at rest), a restoring
@@ -108,20 +111,21 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// One run's figures: the median step in µs and the allocations per step.
+#[derive(Clone)]
 struct Run {
     median_us: f64,
     allocations: f64,
 }
 
 /// `steps` steps of the solver alone from a warmed-up copy of `system`.
-fn run_solver(system: &MultibodySystem, loads: &Loads, make: &dyn Fn() -> Hht, steps: usize) -> Run {
+fn run_solver(system: &MultibodySystem, loads: &Loads, make: &dyn Fn() -> Hht, steps: usize, dt: f64) -> Run {
     let mut sys = system.clone();
     let mut hht = make();
     let mut t = 0.0;
     for _ in 0..WARM_UP {
         loads.apply(&mut sys.bodies, t);
-        sys.step_at(&mut hht, t, DT).expect("an RM3 step");
-        t += DT;
+        sys.step_at(&mut hht, t, dt).expect("an RM3 step");
+        t += dt;
     }
     let mut times = Vec::with_capacity(steps);
     let mut allocs = 0;
@@ -129,10 +133,10 @@ fn run_solver(system: &MultibodySystem, loads: &Loads, make: &dyn Fn() -> Hht, s
         loads.apply(&mut sys.bodies, t);
         let a0 = allocations();
         let t0 = Instant::now();
-        sys.step_at(&mut hht, t, DT).expect("an RM3 step");
+        sys.step_at(&mut hht, t, dt).expect("an RM3 step");
         times.push(t0.elapsed().as_secs_f64());
         allocs += allocations() - a0;
-        t += DT;
+        t += dt;
     }
     Run { median_us: 1e6 * median(times), allocations: allocs as f64 / steps as f64 }
 }
@@ -205,15 +209,15 @@ impl CouplingData for Numbers {
 /// `windows` windows of the participant as the driver runs an implicit window of two
 /// iterations (checkpoint written; loads read, step, motion written; checkpoint read, loads
 /// read, step, motion written), each iteration timed.
-fn run_participant(participant: &Path, xml: &Path, windows: usize, dense: bool) -> Run {
+fn run_participant(participant: &Path, xml: &Path, windows: usize, variant: Variant, dt: f64) -> Run {
     let (mut adapter, _) = tidelink_mbs::participant::build(participant, xml).expect("the RM3 Solid");
     adapter.set_output(None);
     let handles: Vec<BodyHandle> = adapter.coupling_bodies().iter().map(|c| c.handle).collect();
     let loads = Loads::new(adapter.bodies(), &handles);
     let mut coupling = Numbers { loads: vec![[0.0; 6]; handles.len()], written: Vec::with_capacity(64) };
     adapter.initialize_participant(&mut coupling).expect("the meshes");
-    if !dense {
-        replace_integrator(&mut adapter, participant);
+    if variant != Variant::Shipped {
+        adapter.set_integrator(Box::new(variant.hht(participant)));
     }
     let mut times = Vec::with_capacity(2 * windows);
     let mut allocs = 0;
@@ -228,24 +232,44 @@ fn run_participant(participant: &Path, xml: &Path, windows: usize, dense: bool) 
             if iteration > 0 {
                 adapter.read_checkpoint().expect("the checkpoint");
             }
-            adapter.read_data(&mut coupling, t, DT).expect("the loads");
-            adapter.advance(t, DT).expect("an RM3 step");
+            adapter.read_data(&mut coupling, t, dt).expect("the loads");
+            adapter.advance(t, dt).expect("an RM3 step");
             adapter.write_data(&mut coupling).expect("the motion");
             if timed {
                 times.push(t0.elapsed().as_secs_f64());
                 allocs += allocations() - a0;
             }
         }
-        t += DT;
+        t += dt;
     }
     Run { median_us: 1e6 * median(times), allocations: allocs as f64 / (2 * windows) as f64 }
 }
 
-/// The shipped solver file's HHT with the general path.
-fn general_hht(participant: &Path) -> Hht {
-    let mut h = shipped_hht(participant);
-    h.dense_in_place = false;
-    h
+/// What is measured: the shipped HHT and the two baselines.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Variant {
+    /// The general path (`dense_in_place = false`).
+    General,
+    /// The dense step factoring once per step (`keep_factors_across_steps = false`).
+    PerStep,
+    /// As the solver file builds it.
+    Shipped,
+}
+
+impl Variant {
+    fn hht(self, participant: &Path) -> Hht {
+        let mut h = shipped_hht(participant);
+        h.dense_in_place = self != Variant::General;
+        h.keep_factors_across_steps = self == Variant::Shipped;
+        h
+    }
+    fn label(self) -> &'static str {
+        match self {
+            Variant::General => "general path (baseline)",
+            Variant::PerStep => "dense, factors made per step",
+            Variant::Shipped => "dense, factors kept (shipped)",
+        }
+    }
 }
 
 /// HHT as the participant builds it from the shipped solver file (`make_integrator`).
@@ -257,10 +281,6 @@ fn shipped_hht(participant: &Path) -> Hht {
     h.jacobian = s.jacobian;
     h.linear_solver = s.linear_solver;
     h
-}
-
-fn replace_integrator(adapter: &mut tidelink_mbs::adapter::MbsAdapter, participant: &Path) {
-    adapter.set_integrator(Box::new(general_hht(participant)));
 }
 
 fn summary(label: &str, unit: &str, runs: Vec<Run>, baseline: Option<f64>) -> f64 {
@@ -295,31 +315,41 @@ fn main() {
     let system = adapter.system().clone();
     let handles: Vec<BodyHandle> = adapter.coupling_bodies().iter().map(|c| c.handle).collect();
     let loads = Loads::new(&system.bodies, &handles);
-    println!(
-        "RM3 Solid (configs/rm3_reg_waves/solid), HHT at {DT} s: {steps} timed steps after {WARM_UP}, {reps} runs"
-    );
+    println!("RM3 Solid (configs/rm3_reg_waves/solid), HHT: {steps} timed steps after {WARM_UP}, {reps} runs");
     if profile {
-        let run = run_solver(&system, &loads, &|| shipped_hht(&participant), steps);
-        println!("step, dense in kept buffers: {:.2} µs median", run.median_us);
+        let dt = args.get(2).map_or(STEPS_S[0], |&ms| ms as f64 / 1000.0);
+        let shipped = || Variant::Shipped.hht(&participant);
+        let run = run_solver(&system, &loads, &shipped, steps, dt);
+        println!("step of {dt} s, dense in kept buffers: {:.2} µs median", run.median_us);
         let mut sys = system.clone();
-        let mut hht = shipped_hht(&participant);
+        let mut hht = shipped();
         for k in 0..steps {
-            loads.apply(&mut sys.bodies, k as f64 * DT);
-            sys.step_at(&mut hht, k as f64 * DT, DT).expect("an RM3 step");
+            loads.apply(&mut sys.bodies, k as f64 * dt);
+            sys.step_at(&mut hht, k as f64 * dt, dt).expect("an RM3 step");
         }
         let (made, kept) = hht.newton_factorisations();
         println!("Newton matrix: {made} factorisations, {kept} kept, over {steps} steps");
         return;
     }
-    let (mut general, mut kept, mut window_general, mut window_kept) = (vec![], vec![], vec![], vec![]);
-    for _ in 0..reps {
-        general.push(run_solver(&system, &loads, &|| general_hht(&participant), steps));
-        kept.push(run_solver(&system, &loads, &|| shipped_hht(&participant), steps));
-        window_general.push(run_participant(&participant, &xml, steps / 2, false));
-        window_kept.push(run_participant(&participant, &xml, steps / 2, true));
+    let variants = [Variant::General, Variant::PerStep, Variant::Shipped];
+    for dt in STEPS_S {
+        let (mut solver, mut participant_runs) = (vec![vec![]; 3], vec![vec![]; 3]);
+        for _ in 0..reps {
+            for (k, v) in variants.iter().enumerate() {
+                solver[k].push(run_solver(&system, &loads, &|| v.hht(&participant), steps, dt));
+                participant_runs[k].push(run_participant(&participant, &xml, steps / 2, *v, dt));
+            }
+        }
+        println!("-- steps of {dt} s");
+        let mut base = None;
+        for (v, runs) in variants.iter().zip(solver) {
+            let m = summary(&format!("step, {}", v.label()), "step", runs, base);
+            base = base.or(Some(m));
+        }
+        let mut base = None;
+        for (v, runs) in variants.iter().zip(participant_runs) {
+            let m = summary(&format!("participant, {}", v.label()), "iteration", runs, base);
+            base = base.or(Some(m));
+        }
     }
-    let base = summary("step, general path (baseline)", "step", general, None);
-    summary("step, dense in kept buffers (shipped default)", "step", kept, Some(base));
-    let base = summary("participant, general path", "iteration", window_general, None);
-    summary("participant, dense in kept buffers", "iteration", window_kept, Some(base));
 }

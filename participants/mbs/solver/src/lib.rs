@@ -38,6 +38,6 @@ pub use solver::bdf::Bdf;
 pub use solver::euler_implicit::LinearizedImplicitEuler;
 pub use solver::hht::Hht;
 pub use solver::integrator::{Integrator, Mechanism, SemiImplicitEuler};
-pub use state::{BodySetState, BodyState, IntegratorHistory};
+pub use state::{BodySetState, BodyState, IntegratorHistory, NewtonFactors};
 pub use system::model::Model;
 pub use system::MultibodySystem;

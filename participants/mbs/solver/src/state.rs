@@ -57,6 +57,32 @@ pub struct IntegratorHistory {
     /// A multistep scheme's memory of the step before (BDF2: its start velocities and its
     /// displacement increment, 6 + 6 per free body); empty before the first step.
     pub previous: Vec<f64>,
+    /// The factored Newton matrix an integrator carries from step to step (HHT's modified
+    /// Newton), saved so that a repeated window starts from the same factors; empty when none.
+    pub newton: NewtonFactors,
+}
+
+/// An LU factorisation of a Newton matrix with what it was made for: restored with the history,
+/// it makes the next step's iterations the same bit for bit as the first time through.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NewtonFactors {
+    /// `L` (unit diagonal, below) and `U` (on and above), column by column; empty: no factors.
+    pub(crate) lu: Vec<f64>,
+    /// The row swaps, in order.
+    pub(crate) swaps: Vec<(usize, usize)>,
+    /// The bits of what the matrix was made with besides the state (HHT: `h` and `α`).
+    pub(crate) key: [u64; 2],
+}
+
+impl NewtonFactors {
+    /// All the numbers as bit patterns (the entries, the swaps, the key).
+    fn bits(&self) -> impl Iterator<Item = u64> + '_ {
+        self.lu
+            .iter()
+            .map(|x| x.to_bits())
+            .chain(self.swaps.iter().flat_map(|&(i, j)| [i as u64, j as u64]))
+            .chain(self.key)
+    }
 }
 
 impl IntegratorHistory {
@@ -68,6 +94,7 @@ impl IntegratorHistory {
             .chain(self.residual.iter().copied())
             .chain(self.previous.iter().copied())
             .map(f64::to_bits)
+            .chain(self.newton.bits())
             .collect()
     }
 }

@@ -201,6 +201,12 @@ impl AddedMass {
         Ok(self)
     }
 
+    /// Whether [`Self::add_to`] reads the bodies' positions (reference points other than the
+    /// COM); otherwise it reads only their orientations.
+    pub fn reads_positions(&self) -> bool {
+        self.points.iter().any(Option::is_some)
+    }
+
     /// Replaces the row blocks of some or all bodies (per-window updates); all or nothing.
     pub fn set_blocks(&mut self, updates: &[(BodyHandle, DMatrix<f64>)]) -> Result<(), AddedMassError> {
         let mut targets = Vec::with_capacity(updates.len());

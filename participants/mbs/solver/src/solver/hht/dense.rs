@@ -2,7 +2,9 @@
 //! buffers kept between steps: after the first step nothing is allocated, the Newton matrix is
 //! not factored again while it equals the last one factored bit for bit, with
 //! `keep_newton_matrix` (the default) iterations after a step's first solve with its factors
-//! while the line search takes full steps (modified Newton), the residual at the start of an
+//! while the line search takes full steps and the updates contract (modified Newton), with
+//! `keep_factors_across_steps` (the default) a step starts with the factors the step before
+//! left (they are saved and restored with the history), the residual at the start of an
 //! iteration is the line search's last one when the mass matrix has not changed, and the
 //! velocity projection takes `M⁻¹` body by body and reuses the accepted state's `Φ_q`.
 //!
@@ -24,7 +26,14 @@ use crate::solver::linear::dense_kept::{same_bits, KeptLu};
 use crate::solver::linear::LinearSolverKind;
 use crate::solver::newton::elements_named;
 use crate::solver::newton_system::LinearStats;
+use crate::state::NewtonFactors;
 use nalgebra::{DMatrix, DVector, Vector3};
+
+/// Kept factors serve the next iteration only while each update made with them is at most this
+/// fraction of the one before (a linear rate of 1/4 or better: the distance to the root is then
+/// at most a third of the last update, so the stopping test on the update keeps its meaning);
+/// otherwise the next iteration factors the matrix at its own state.
+const CONTRACTION: f64 = 0.25;
 
 /// The buffers of the dense step, sized on the first step (and again only if the system's
 /// size changes).
@@ -53,6 +62,11 @@ pub(crate) struct DenseWork {
     r1: DVector<f64>,
     scratch: Scratch,
     lu: KeptLu,
+    /// The bits of the poses `mass` was built at (per free body its orientation, and its
+    /// position when the added mass reads positions), within the step.
+    mass_pose: Vec<u64>,
+    /// `h` and `α` (bits) of the Newton matrix `lu` holds the factors of.
+    factors_key: [u64; 2],
     projection: Projection,
 }
 
@@ -77,6 +91,10 @@ struct Projection {
     v: DVector<f64>,
     y: DVector<f64>,
     t: DVector<f64>,
+    /// Per free body (in body order) its coordinate offset, and per constraint row and body
+    /// whether the row has a non-zero entry in the body's six columns (row-major, `m` × bodies).
+    offsets: Vec<usize>,
+    touches: Vec<bool>,
 }
 
 impl Default for DenseWork {
@@ -105,6 +123,8 @@ impl Default for DenseWork {
             r1: DVector::zeros(0),
             scratch: Scratch::default(),
             lu: KeptLu::default(),
+            mass_pose: Vec::new(),
+            factors_key: [0; 2],
             projection: Projection::default(),
         }
     }
@@ -126,6 +146,17 @@ impl DenseWork {
     /// The Newton matrix's factorisations made and saved so far (tests, benchmark).
     pub(crate) fn lu_counts(&self) -> (usize, usize) {
         (self.lu.factorisations, self.lu.reuses)
+    }
+
+    /// The kept factors of the Newton matrix into a history being saved.
+    pub(crate) fn export_factors(&self, out: &mut NewtonFactors) {
+        self.lu.export(out, self.factors_key);
+    }
+
+    /// Factors from a restored history (none when it has none): the next step starts from them
+    /// as the step after the save did.
+    pub(crate) fn import_factors(&mut self, f: &NewtonFactors) {
+        self.factors_key = self.lu.import(f);
     }
 
     /// Gives every buffer its size for `n` coordinates and `m` constraint rows.
@@ -177,6 +208,34 @@ impl DenseWork {
                 self.newton[(n + r, n + c)] = 0.0;
             }
         }
+    }
+
+    /// Whether `self.trial`'s poses, as the mass matrix reads them, equal bit for bit those
+    /// `self.mass` was built at; when not (or `built` is false), records them for the build.
+    fn mass_pose_unchanged(&mut self, built: bool, positions: bool) -> bool {
+        let mut same = built;
+        let mut k = 0;
+        for (h, b) in self.trial.iter() {
+            if self.dofs.offset(h).is_none() {
+                continue;
+            }
+            let q = b.orientation.coords;
+            let p = if positions { b.position } else { Vector3::zeros() };
+            for x in [q.x, q.y, q.z, q.w, p.x, p.y, p.z] {
+                let bits = x.to_bits();
+                if k == self.mass_pose.len() {
+                    // Sized on the first step (a body set does not change its free bodies often).
+                    self.mass_pose.push(bits);
+                    same = false;
+                } else if self.mass_pose[k] != bits {
+                    self.mass_pose[k] = bits;
+                    same = false;
+                }
+                k += 1;
+            }
+        }
+        self.mass_pose.truncate(k);
+        same
     }
 
     /// The trial state at accelerations `a` ([`Hht::trial`]'s formulas) into `self.trial`.
@@ -287,23 +346,40 @@ impl Hht {
         let bad =
             |w: &DenseWork| MbsError::NonFiniteNewtonStep { time, elements: elements_named(&sys, &w.base, &w.dofs) };
         let (mut converged, mut last_phi) = (false, 0.0);
-        // Whether `w.trial` is the trial state of `w.a` and `w.r1` its residual with `w.mass_prev`.
+        // Whether `w.trial` is the trial state of `w.a` and `w.r1` its residual with `w.mass`.
         let mut have_r1 = false;
         w.trial(false, gamma, beta, h);
-        // Whether the factors were made in this step and the last line search took the full
-        // step: then, with `keep_newton_matrix`, this iteration solves with them (modified Newton).
-        let mut factors_fit = false;
+        // Whether the kept factors may serve this iteration (modified Newton, with
+        // `keep_newton_matrix`): made for this `h` and `α` (in this step, or in an earlier one
+        // with `keep_factors_across_steps`), the last line search took the full step, and the
+        // iterations with them contract (`CONTRACTION`).
+        let key = [h.to_bits(), self.alpha.to_bits()];
+        let mut factors_fit =
+            self.keep_factors_across_steps && w.factors_key == key && w.lu.factored_size() == Some(n + m);
+        // The last update made with the kept factors (what the next one is compared with).
+        let mut last_update: Option<f64> = None;
+        // Whether `w.mass` was built in this step (the bodies' masses, inertias and the added
+        // mass do not change within a step, so it is a function of the poses it reads).
+        let mut mass_built = false;
+        let positions = mech.added_mass.is_some_and(|a| a.reads_positions());
         for _ in 0..self.max_iterations {
-            std::mem::swap(&mut w.mass, &mut w.mass_prev);
             let lagged = self.keep_newton_matrix && factors_fit;
             if !lagged {
                 let stats = sys.analytical_jacobians_into(&w.trial, &w.dofs, &mut w.stiffness, &mut w.damping)?;
                 self.stats = Some(stats);
             }
-            if let Err(e) = sys.mass_into(&w.trial, &w.dofs, mech.added_mass, &mut w.mass) {
-                return Some(Err(e));
-            }
-            let merit = if have_r1 && same_bits(&w.mass, &w.mass_prev) {
+            // `r1` was made with `w.mass`: it serves when the mass matrix is the same.
+            let same_mass = if w.mass_pose_unchanged(mass_built, positions) {
+                true
+            } else {
+                std::mem::swap(&mut w.mass, &mut w.mass_prev);
+                if let Err(e) = sys.mass_into(&w.trial, &w.dofs, mech.added_mass, &mut w.mass) {
+                    return Some(Err(e));
+                }
+                mass_built = true;
+                same_bits(&w.mass, &w.mass_prev)
+            };
+            let merit = if have_r1 && same_mass {
                 std::mem::swap(&mut w.r, &mut w.r1);
                 0.5 * ((0..n).map(|i| (w.r[i] / w.mass[(i, i)].max(f64::MIN_POSITIVE)).powi(2)).sum::<f64>()
                     + w.r.rows(n, m).norm_squared())
@@ -313,6 +389,8 @@ impl Hht {
             if !lagged {
                 w.newton_matrix(n, m, beta * h * h, gamma * h, 1.0 + self.alpha);
                 w.lu.factor(&w.newton);
+                w.factors_key = key;
+                last_update = None;
             }
             for i in 0..n + m {
                 w.rhs[i] = -w.r[i];
@@ -347,9 +425,12 @@ impl Hht {
             std::mem::swap(&mut w.a, &mut w.a1);
             std::mem::swap(&mut w.l, &mut w.l1);
             have_r1 = true;
-            factors_fit = step == 1.0;
+            let change = step * w.rhs.rows(0, n).amax();
+            let contracts = last_update.is_none_or(|before| change <= CONTRACTION * before);
+            factors_fit = step == 1.0 && contracts;
+            last_update = Some(change);
             last_phi = phi1;
-            let update = step * w.rhs.rows(0, n).amax() * beta * h * h;
+            let update = change * beta * h * h;
             if update <= self.abs_tolerance && phi1 <= self.constraint_tolerance {
                 converged = true;
                 break;
@@ -404,12 +485,26 @@ fn project_velocities(
     }
     let bad = |b: &BodySet| MbsError::NonFiniteNewtonStep { time, elements: elements_named(sys, b, dofs) };
     let m = phi_q.nrows();
-    // W = M⁻¹ Φ_qᵀ, block by block.
-    for (h, b) in bodies.iter() {
+    // Which rows reach which bodies (a joint's rows reach its two bodies at most).
+    p.offsets.clear();
+    p.offsets.extend(bodies.iter().filter_map(|(h, _)| dofs.offset(h)));
+    let nb = p.offsets.len();
+    p.touches.resize(m * nb, false);
+    for r in 0..m {
+        for (k, &o) in p.offsets.iter().enumerate() {
+            p.touches[r * nb + k] = (0..6).any(|j| phi_q[(r, o + j)] != 0.0);
+        }
+    }
+    // W = M⁻¹ Φ_qᵀ, block by block (zeros where the row does not reach the body).
+    for (body, (h, b)) in bodies.iter().filter(|(h, _)| dofs.offset(*h).is_some()).enumerate() {
         let Some(o) = dofs.offset(h) else { continue };
         let inv_mass = 1.0 / b.mass();
         let inv_inertia = b.inv_inertia_world();
         for c in 0..m {
+            if !p.touches[c * nb + body] {
+                p.w.view_mut((o, c), (6, 1)).fill(0.0);
+                continue;
+            }
             for k in 0..3 {
                 p.w[(o + k, c)] = phi_q[(c, o + k)] * inv_mass;
             }
@@ -420,11 +515,22 @@ fn project_velocities(
             }
         }
     }
-    // Φ_q W by hand: nalgebra hands products this size to a blocked kernel that allocates.
-    let n = dofs.n;
+    // S = Φ_q W by hand (nalgebra hands products this size to a blocked kernel that
+    // allocates), over the bodies both rows reach (the other products are zeros), the upper
+    // triangle mirrored: S is symmetric (Φ_q M⁻¹ Φ_qᵀ; the mirrored entries differ from the
+    // ones summed the other way round by round-off only).
     for r in 0..m {
-        for c in 0..m {
-            p.s[(r, c)] = (0..n).map(|j| phi_q[(r, j)] * p.w[(j, c)]).sum();
+        for c in r..m {
+            let mut sum = 0.0;
+            for (k, &o) in p.offsets.iter().enumerate() {
+                if p.touches[r * nb + k] && p.touches[c * nb + k] {
+                    for j in o..o + 6 {
+                        sum += phi_q[(r, j)] * p.w[(j, c)];
+                    }
+                }
+            }
+            p.s[(r, c)] = sum;
+            p.s[(c, r)] = sum;
         }
     }
     p.lu.factor(&p.s);

@@ -74,6 +74,11 @@ pub struct Hht {
     /// offers); the stopping test is the same, so the answer meets the same tolerances. On by
     /// default; off, every iteration factors its own matrix (full Newton, as the general path).
     pub keep_newton_matrix: bool,
+    /// With `keep_newton_matrix`: a step starts with the factors the step before left (as
+    /// Chrono's modified Newton), so a step whose matrix has not changed much factors nothing.
+    /// The factors are part of the saved history, so a restored checkpoint repeats its window
+    /// bit for bit. On by default; off, each step factors its first matrix.
+    pub keep_factors_across_steps: bool,
     work: dense::DenseWork,
 }
 
@@ -95,6 +100,7 @@ impl Default for Hht {
             started: false,
             dense_in_place: true,
             keep_newton_matrix: true,
+            keep_factors_across_steps: true,
             work: dense::DenseWork::default(),
         }
     }
@@ -323,18 +329,21 @@ impl Integrator for Hht {
     }
 
     fn save_history(&self) -> IntegratorHistory {
-        self.history.clone()
+        let mut h = self.history.clone();
+        self.work.export_factors(&mut h.newton);
+        h
     }
     fn restore_history(&mut self, history: &IntegratorHistory) {
         // Field by field into the lists already there (a checkpoint is read every iteration);
         // the pattern names every field, so a new one cannot be forgotten here.
-        let IntegratorHistory { time, accelerations, multipliers, residual, previous } = history;
+        let IntegratorHistory { time, accelerations, multipliers, residual, previous, newton } = history;
         let h = &mut self.history;
         h.time = *time;
         h.accelerations.clone_from(accelerations);
         h.multipliers.clone_from(multipliers);
         h.residual.clone_from(residual);
         h.previous.clone_from(previous);
+        self.work.import_factors(newton);
         self.started = !history.accelerations.is_empty() || history.time != 0.0;
     }
     /// The first Newton iterate, `a₁ = a₀`: `q₀ ⊕ (h v₀ + ½ h² a₀)`, `v₀ + h a₀` (constant

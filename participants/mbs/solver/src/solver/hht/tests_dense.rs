@@ -21,13 +21,12 @@ fn load(bodies: &mut BodySet, t: f64) {
     }
 }
 
-/// `steps` steps of 20 ms of `system` with the dense step and with the general path; the
+/// `steps` steps of 20 ms of `system` with the dense step of `fast` and with the general path; the
 /// largest difference of positions, velocities and HHT's accelerations over the run, each
 /// relative to the run's largest magnitude of that quantity.
-fn run_both(system: &MultibodySystem, steps: usize, keep_newton_matrix: bool) -> (f64, Hht) {
+fn run_both(system: &MultibodySystem, steps: usize, mut fast: Hht) -> (f64, Hht) {
     let (mut fast_sys, mut slow_sys) = (system.clone(), system.clone());
-    let (mut fast, mut slow) = (Hht { keep_newton_matrix, ..Hht::default() }, Hht::default());
-    slow.dense_in_place = false;
+    let mut slow = Hht { dense_in_place: false, ..Hht::default() };
     let mut worst: f64 = 0.0;
     for k in 0..steps {
         let t = 0.02 * k as f64;
@@ -63,7 +62,7 @@ fn systems() -> Vec<(&'static str, MultibodySystem)> {
 #[test]
 fn with_full_newton_the_dense_step_follows_the_general_path_to_round_off() {
     for (name, system) in &systems() {
-        let (worst, fast) = run_both(system, 300, false);
+        let (worst, fast) = run_both(system, 300, Hht { keep_newton_matrix: false, ..Hht::default() });
         let (made, kept) = fast.newton_factorisations();
         println!("{name}: largest relative difference {worst:.2e}, {made} factorisations, {kept} kept");
         assert!(worst < 1e-11, "{name}: {worst:e}");
@@ -71,8 +70,8 @@ fn with_full_newton_the_dense_step_follows_the_general_path_to_round_off() {
     }
 }
 
-/// Modified Newton (the default): one factorisation per step where the line search takes full
-/// steps. Both runs stop when the position update is below 1e-10 m, i.e. the accelerations
+/// Modified Newton within steps (factors made afresh in each step): one factorisation per step
+/// where the line search takes full steps. Both runs stop when the position update is below 1e-10 m, i.e. the accelerations
 /// within 1e-10 / (β h²) ≈ 7e-7 m/s² of the root; the two roots found may differ by that, so
 /// the chain (stiff springs, a nonlinear step) agrees within 1e-6 relative (accelerations of
 /// order 10 m/s², carried over 300 steps); the two-body heave (a linear damper along its
@@ -80,7 +79,8 @@ fn with_full_newton_the_dense_step_follows_the_general_path_to_round_off() {
 #[test]
 fn with_modified_newton_the_dense_step_meets_the_general_paths_tolerance() {
     for (name, system) in &systems() {
-        let (worst, fast) = run_both(system, 300, true);
+        let per_step = Hht { keep_factors_across_steps: false, ..Hht::default() };
+        let (worst, fast) = run_both(system, 300, per_step);
         let (made, kept) = fast.newton_factorisations();
         println!("{name}: largest relative difference {worst:.2e}, {made} factorisations, {kept} kept");
         let bound = if *name == "chain" { 1e-6 } else { 1e-11 };
@@ -119,4 +119,77 @@ fn a_repeated_step_is_the_same_bit_for_bit() {
     hht.restore_history(&history);
     system.step(&mut hht, 0.02).unwrap();
     assert_eq!(first, (system.bodies.save_state().to_bits(), hht.save_history().to_bits()));
+}
+
+/// A coupling window repeated after a checkpoint restore starts from the factors saved with the
+/// history, not from whatever the tries in between left: a try at another step size (its own
+/// factors) between the two does not change the repeat by a bit.
+#[test]
+fn a_repeated_window_starts_from_the_saved_factors() {
+    use crate::solver::integrator::Integrator;
+    let mut system = two_body_heave();
+    let mut hht = Hht::default();
+    for k in 0..10 {
+        load(&mut system.bodies, 0.02 * k as f64);
+        system.step(&mut hht, 0.02).unwrap();
+    }
+    let (bodies, history) = (system.bodies.save_state(), hht.save_history());
+    assert!(!history.newton.lu.is_empty(), "the history carries the factors");
+    let made = hht.newton_factorisations().0;
+    system.step(&mut hht, 0.02).unwrap();
+    assert_eq!(hht.newton_factorisations().0, made, "the step solved with the factors carried over");
+    let first = (system.bodies.save_state().to_bits(), hht.save_history().to_bits());
+    system.bodies.restore_state(&bodies).unwrap();
+    hht.restore_history(&history);
+    system.step(&mut hht, 0.01).unwrap();
+    assert!(hht.newton_factorisations().0 > made, "another step size factors its own matrix");
+    system.bodies.restore_state(&bodies).unwrap();
+    hht.restore_history(&history);
+    system.step(&mut hht, 0.02).unwrap();
+    assert_eq!(first, (system.bodies.save_state().to_bits(), hht.save_history().to_bits()));
+}
+
+/// Factors kept across steps: the two-body heave (a linear damper along its joints' axis) is
+/// factored once in 300 steps and follows the general path to round-off (the bound of
+/// `with_full_newton_...`). The chain (stiff springs) is measured step by step below.
+#[test]
+fn factors_kept_across_steps_follow_the_general_path_on_the_two_body_heave() {
+    let (worst, fast) = run_both(&two_body_heave(), 300, Hht::default());
+    let (made, kept) = fast.newton_factorisations();
+    println!("two-body heave: largest relative difference {worst:.2e}, {made} factorisations, {kept} kept");
+    assert!(worst < 1e-11, "{worst:e}");
+    assert!(made <= 10, "{made} factorisations in 300 steps");
+}
+
+/// Each step with factors kept across steps against full Newton from the same state and
+/// history, on the stiff chain (its Newton matrix changes from step to step): both stop when
+/// the position update is at most `abs_tolerance` (1e-10 m); full Newton then sits far closer
+/// to the root (quadratic convergence), modified Newton within `update·ρ/(1−ρ)` of it, a third
+/// of the tolerance with the contraction `ρ ≤ 1/4` it keeps to. So the end positions agree
+/// within the tolerance, and the accelerations within it over `β h²` (the position they move).
+#[test]
+fn factors_kept_across_steps_give_each_step_to_the_newton_tolerance() {
+    for (name, system) in &systems() {
+        let mut system = system.clone();
+        let mut hht = Hht::default();
+        let (mut worst_q, mut worst_a): (f64, f64) = (0.0, 0.0);
+        for k in 0..300 {
+            load(&mut system.bodies, 0.02 * k as f64);
+            let (mut other, mut full) = (system.clone(), hht.clone());
+            full.keep_newton_matrix = false;
+            system.step(&mut hht, 0.02).unwrap();
+            other.step(&mut full, 0.02).unwrap();
+            for ((_, a), (_, b)) in system.bodies.iter().zip(other.bodies.iter()) {
+                worst_q = worst_q.max((a.com_position() - b.com_position()).amax());
+            }
+            let (ha, hb) = (&hht.history.accelerations, &full.history.accelerations);
+            worst_a = worst_a.max(ha.iter().zip(hb).fold(0.0f64, |m, (x, y)| m.max((x - y).abs())));
+        }
+        let (_, beta) = hht.coefficients();
+        let (made, _) = hht.newton_factorisations();
+        println!("{name}: positions within {worst_q:.2e} m, accelerations {worst_a:.2e} m/s², {made} factorisations");
+        assert!(worst_q <= hht.abs_tolerance, "{name}: {worst_q:e} m");
+        assert!(worst_a * beta * 0.02 * 0.02 <= hht.abs_tolerance, "{name}: {worst_a:e} m/s²");
+        assert!(made < 300, "{name}: {made} factorisations in 300 steps");
+    }
 }

@@ -4,6 +4,7 @@
 //! (`LU::new`, `LU::solve_mut`: the same pivots, the same Gauss steps through nalgebra's own
 //! functions), so results equal the allocating path's bit for bit.
 
+use crate::state::NewtonFactors;
 use nalgebra::linalg::{gauss_step, gauss_step_swap};
 use nalgebra::{DMatrix, DVector};
 
@@ -18,6 +19,8 @@ pub(crate) struct KeptLu {
     source: DMatrix<f64>,
     /// Whether `lu` holds the factorisation of `source`.
     valid: bool,
+    /// Whether `lu` holds a factorisation (of `source`, or one put back by [`Self::import`]).
+    holds: bool,
     /// Factorisations made (for tests and the benchmark).
     pub factorisations: usize,
     /// Factorisations saved because the matrix had not changed.
@@ -62,18 +65,77 @@ impl KeptLu {
             }
         }
         self.valid = true;
+        self.holds = true;
         self.factorisations += 1;
         false
     }
 
+    /// The order of the factored matrix when there are factors to solve with.
+    pub fn factored_size(&self) -> Option<usize> {
+        self.holds.then(|| self.lu.nrows())
+    }
+
+    /// Writes the factors (not the source matrix) into `out`, in its lists.
+    pub fn export(&self, out: &mut NewtonFactors, key: [u64; 2]) {
+        out.lu.clear();
+        out.swaps.clear();
+        out.key = key;
+        if self.holds {
+            out.lu.extend_from_slice(self.lu.as_slice());
+            out.swaps.extend_from_slice(&self.swaps);
+        }
+    }
+
+    /// Puts exported factors back (none when `f` is empty) and returns their key. The source
+    /// matrix is not part of them, so the next [`Self::factor`] factors whatever it is given;
+    /// solves with these factors are the same bit for bit as with the ones exported.
+    pub fn import(&mut self, f: &NewtonFactors) -> [u64; 2] {
+        self.valid = false;
+        let n = (f.lu.len() as f64).sqrt() as usize;
+        self.holds = n > 0 && n * n == f.lu.len();
+        if self.holds {
+            if self.lu.shape() != (n, n) {
+                self.lu = DMatrix::zeros(n, n);
+            }
+            self.lu.as_mut_slice().copy_from_slice(&f.lu);
+            self.swaps.clone_from(&f.swaps);
+        }
+        f.key
+    }
+
     /// Solves `k x = b` in place with the last factorisation (nalgebra's `LU::solve_mut`);
     /// `false` when `k` is singular.
+    /// The triangular solves are nalgebra's (`solve_lower_triangular_with_diag_mut`,
+    /// `solve_upper_triangular_mut`: column by column, `b ← −c·l + b`) written on the raw
+    /// columns: the same operations in the same order, so the same bits, without the views'
+    /// index arithmetic (it runs two or three times per HHT step).
     pub fn solve_mut(&self, b: &mut DVector<f64>) -> bool {
         for &(i, j) in &self.swaps {
             b.swap_rows(i, j);
         }
-        let _ = self.lu.solve_lower_triangular_with_diag_mut(b, 1.0);
-        self.lu.solve_upper_triangular_mut(b)
+        let n = self.lu.nrows();
+        let (lu, b) = (self.lu.as_slice(), b.as_mut_slice());
+        if b.len() != n {
+            return false;
+        }
+        for i in 0..n.saturating_sub(1) {
+            let c = b[i];
+            for (bj, lj) in b[i + 1..].iter_mut().zip(&lu[i * n + i + 1..(i + 1) * n]) {
+                *bj += -c * lj;
+            }
+        }
+        for i in (0..n).rev() {
+            let d = lu[i * n + i];
+            if d == 0.0 {
+                return false;
+            }
+            let c = b[i] / d;
+            b[i] = c;
+            for (bj, uj) in b[..i].iter_mut().zip(&lu[i * n..i * n + i]) {
+                *bj += -c * uj;
+            }
+        }
+        true
     }
 }
 
@@ -113,6 +175,30 @@ mod tests {
         assert!(lu.solve_mut(&mut x));
         assert_eq!(x, changed.clone().lu().solve(&DVector::from_element(8, 1.0)).unwrap());
         assert_eq!((lu.factorisations, lu.reuses), (2, 1));
+    }
+
+    #[test]
+    fn imported_factors_solve_as_the_exported_ones_bit_for_bit() {
+        let k = matrix(10, 0.8);
+        let mut lu = KeptLu::default();
+        let mut none = NewtonFactors::default();
+        lu.export(&mut none, [1, 2]);
+        assert!(none.lu.is_empty() && none.key == [1, 2], "nothing factored, nothing exported");
+        lu.factor(&k);
+        let mut saved = NewtonFactors::default();
+        lu.export(&mut saved, [3, 4]);
+        let b = DVector::from_fn(10, |i, _| (i as f64).sin());
+        let (mut x, mut y) = (b.clone(), b.clone());
+        assert!(lu.solve_mut(&mut x));
+        let mut other = KeptLu::default();
+        other.factor(&matrix(10, 0.3));
+        assert_eq!(other.import(&saved), [3, 4]);
+        assert_eq!(other.factored_size(), Some(10));
+        assert!(other.solve_mut(&mut y));
+        assert_eq!(x.as_slice(), y.as_slice());
+        assert!(!other.factor(&k), "the source is not part of the factors: factored again");
+        other.import(&NewtonFactors::default());
+        assert_eq!(other.factored_size(), None);
     }
 
     #[test]

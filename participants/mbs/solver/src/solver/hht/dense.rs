@@ -239,6 +239,8 @@ impl DenseWork {
     }
 
     /// The trial state at accelerations `a` ([`Hht::trial`]'s formulas) into `self.trial`.
+    /// Only the motion is copied from `self.base`: the step's start makes `self.trial` a full
+    /// copy of it, and nothing else changes within a step.
     fn trial(&mut self, use_a1: bool, gamma: f64, beta: f64, h: f64) {
         let a = if use_a1 { &self.a1 } else { &self.a };
         for i in 0..self.dofs.n {
@@ -246,7 +248,7 @@ impl DenseWork {
             self.dq[i] = v0 * h + (a0 * (0.5 - beta) + a[i] * beta) * (h * h);
             self.v1[i] = v0 + (a0 * (1.0 - gamma) + a[i] * gamma) * h;
         }
-        self.trial.copy_from(&self.base);
+        self.trial.copy_motion_from(&self.base);
         displace(&mut self.trial, &self.dofs, &self.dq);
         set_velocities(&mut self.trial, &self.dofs, &self.v1);
     }
@@ -342,6 +344,7 @@ impl Hht {
         w.a.copy_from(&w.a0);
         w.l.as_mut_slice().copy_from_slice(&self.history.multipliers);
         w.base.copy_from(bodies);
+        w.trial.copy_from(bodies);
         velocities_into(&w.base, &w.dofs, &mut w.v0);
         let bad =
             |w: &DenseWork| MbsError::NonFiniteNewtonStep { time, elements: elements_named(&sys, &w.base, &w.dofs) };
@@ -442,7 +445,8 @@ impl Hht {
         // `w.trial` is the trial state of the accepted accelerations, and the scratch holds the
         // constraints there (the line search's last residual): the projection changes only
         // velocities, on which `Φ` and `Φ_q` do not depend.
-        bodies.copy_from(&w.trial);
+        // `bodies` is `w.base` but for the motion.
+        bodies.copy_motion_from(&w.trial);
         if let Err(e) = project_velocities(&sys, bodies, &w.dofs, &w.scratch.phi_q, &mut w.projection, time) {
             return Some(Err(e));
         }

@@ -288,7 +288,8 @@ fn trajectories_do_not_depend_on_body_layout_or_order() {
         h.keep_factors_across_steps = false;
         Box::new(h) as Box<dyn Integrator>
     };
-    let makers: [(fn() -> Box<dyn Integrator>, f64); 3] =
+    type Make = fn() -> Box<dyn Integrator>;
+    let makers: [(Make, f64); 3] =
         [(per_step, 1e-12), (|| Box::new(Hht::default()), 1e-7), (|| Box::new(LinearizedImplicitEuler::new()), 1e-12)];
     for (make, bound) in makers {
         let reference = trajectory_end(&mut pair_in_layout(&a, "fp", false), make().as_mut(), 60);

@@ -69,8 +69,8 @@ pub struct Hht {
     /// On by default; off, every step takes the general path (the reference of the tests and
     /// of the `rm3_step` benchmark).
     pub dense_in_place: bool,
-    /// With `dense_in_place`: Newton iterations after a step's first solve with the factors
-    /// already made while the line search takes full steps (modified Newton, as Chrono's HHT
+    /// With `dense_in_place`: Newton iterations solve with the factors already made while the
+    /// line search takes full steps and the updates contract (modified Newton, as Chrono's HHT
     /// offers); the stopping test is the same, so the answer meets the same tolerances. On by
     /// default; off, every iteration factors its own matrix (full Newton, as the general path).
     pub keep_newton_matrix: bool,

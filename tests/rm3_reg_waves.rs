@@ -124,7 +124,7 @@ fn heave_follows_the_wecsim_regression_series() {
     for (t, rf, rp, _) in &reference {
         // Our rows are every 0.2 s: WEC-Sim's rows at the even tenths.
         let tenths = (t * 10.0).round() as usize;
-        if tenths % 2 != 0 {
+        if !tenths.is_multiple_of(2) {
             continue;
         }
         let k = tenths / 2;

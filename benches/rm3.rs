@@ -14,9 +14,10 @@
 //! `cargo build --release -p tidelink-tdpf -p tidelink-mbs` first, and says so when they are
 //! missing); naming rows picks them (`-- floor threads`), `-- studies` adds the earlier
 //! comparisons (explicit 5 ms baseline, two measures, convolution, the file's state space) and
-//! `-- windows` the shipped coupling and the floor at 20 ms (the window shipped before) and 50 ms. Needs ../shared/data/rm3/rm3.h5:
-//! without the shared folder it measures nothing, says so, naming the missing file, and exits 0,
-//! or exits non-zero under TIDELINK_REQUIRE_SHARED=1 (docs/testing.md).
+//! `-- windows` the shipped coupling and the floor at 20 ms (the window shipped before) and 50 ms.
+//! Needs ../shared/data/rm3/rm3.h5: without the shared folder it measures nothing, says so,
+//! naming the missing file, and exits 0, or exits non-zero under TIDELINK_REQUIRE_SHARED=1
+//! (docs/testing.md).
 
 #[path = "rm3/floor.rs"]
 mod floor;

@@ -14,9 +14,10 @@
 //! `cargo build --release -p tidelink-tdpf -p tidelink-mbs` first, and says so when they are
 //! missing); naming rows picks them (`-- floor threads`), `-- studies` adds the earlier
 //! comparisons (explicit 5 ms baseline, two measures, convolution, the file's state space) and
-//! `-- windows` the shipped coupling and the floor at 40 and 50 ms windows. Needs ../shared/data/rm3/rm3.h5:
-//! without the shared folder it measures nothing, says so, naming the missing file, and exits 0,
-//! or exits non-zero under TIDELINK_REQUIRE_SHARED=1 (docs/testing.md).
+//! `-- windows` the shipped coupling and the floor at 20 ms (the window shipped before) and 50 ms.
+//! Needs ../shared/data/rm3/rm3.h5: without the shared folder it measures nothing, says so,
+//! naming the missing file, and exits 0, or exits non-zero under TIDELINK_REQUIRE_SHARED=1
+//! (docs/testing.md).
 
 #[path = "rm3/floor.rs"]
 mod floor;
@@ -30,7 +31,7 @@ use tidelink_adapter_core::testing;
 
 #[path = "../tests/support/rm3_case.rs"]
 mod rm3_case;
-use rm3_case::{edit, Coupling, EXPLICIT, FLUID_MODEL, IMPLICIT, SHIPPED_RADIATION, SOLID_MODEL};
+use rm3_case::{edit, Coupling, EXPLICIT, FLUID_MODEL, IMPLICIT, SHIPPED_RADIATION, SHIPPED_WINDOW, SOLID_MODEL};
 
 const DURATION: f64 = 400.0;
 
@@ -98,7 +99,7 @@ fn process_row(data: &Path) -> Option<(f64, Option<f64>, Vec<Heave>)> {
             return None;
         }
     };
-    let w = rm3_case::IMPLICIT.window.parse().expect("the shipped window");
+    let w = SHIPPED_WINDOW;
     let (case, _, _) = rm3_case::write(data, &IMPLICIT, SOLID_MODEL, false, DURATION, w, "CSV");
     case.write("tidelink.yaml", LAUNCH);
     let run = process::run(&tidelink, case.path()).unwrap_or_else(|e| panic!("{e}"));
@@ -217,18 +218,17 @@ fn main() {
     let picked = ["process", "threads", "floor"].iter().any(|r| named(r));
     let wants = |row: &str| !picked || named(row);
     println!(
-        "rm3_reg_waves, {DURATION} s, the shipped coupling (serial-implicit, 20 ms, IQN-ILS, identified radiation)"
+        "rm3_reg_waves, {DURATION} s, the shipped coupling (serial-implicit, {} ms, IQN-ILS, identified radiation)",
+        SHIPPED_WINDOW * 1e3
     );
 
     let process = if wants("process") { process_row(&data) } else { None };
     let threads = wants("threads").then(|| {
-        let w = rm3_case::IMPLICIT.window.parse().expect("the shipped window");
-        report("threads: two threads (shipped)", &run(&data, &IMPLICIT, SHIPPED_RADIATION, w), 0.0)
+        report("threads: two threads (shipped)", &run(&data, &IMPLICIT, SHIPPED_RADIATION, SHIPPED_WINDOW), 0.0)
     });
-    let shipped: f64 = rm3_case::IMPLICIT.window.parse().expect("the shipped window");
-    let floor = wants("floor").then(|| floor_row(&data, "floor: one thread, no coupling", shipped));
+    let floor = wants("floor").then(|| floor_row(&data, "floor: one thread, no coupling", SHIPPED_WINDOW));
     if let (Some(f), Some((_, _, heave))) = (&floor, &process) {
-        compare(f, heave, 0.02);
+        compare(f, heave, SHIPPED_WINDOW);
     }
 
     println!("ratios:");
@@ -265,14 +265,20 @@ fn main() {
         let baseline = report("explicit 5 ms, convolution", &run(&data, &EXPLICIT, conv, 0.005), 0.0);
         report("implicit 20 ms, 2 measures, convolution", &run(&data, &two_measures, conv, 0.02), baseline);
         report("implicit 20 ms, 2 measures, identified", &run(&data, &two_measures, SHIPPED_RADIATION, 0.02), baseline);
-        report("implicit 20 ms, identified (shipped)", &run(&data, &IMPLICIT, SHIPPED_RADIATION, 0.02), baseline);
+        report("implicit 20 ms, identified", &run(&data, &IMPLICIT, SHIPPED_RADIATION, 0.02), baseline);
+        report(
+            "implicit 40 ms, identified (shipped)",
+            &run(&data, &IMPLICIT, SHIPPED_RADIATION, SHIPPED_WINDOW),
+            baseline,
+        );
         report("implicit 20 ms, file's state space", &run(&data, &IMPLICIT, "method: STATE_SPACE", 0.02), baseline);
         report("explicit 5 ms, identified", &run(&data, &EXPLICIT, SHIPPED_RADIATION, 0.005), baseline);
     }
     if named("windows") {
-        // Larger windows with the shipped measure (docs/performance.md), against the shipped row.
+        // The window shipped before and a larger one, with the shipped measure (docs/performance.md),
+        // against the shipped row.
         let base = threads.unwrap_or(0.0);
-        for window in [0.04, 0.05] {
+        for window in [0.02, 0.05] {
             let label = format!("implicit {} ms, identified", window * 1e3);
             report(&label, &run(&data, &IMPLICIT, SHIPPED_RADIATION, window), base);
             floor_row(&data, &format!("floor at {} ms", window * 1e3), window);

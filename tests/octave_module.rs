@@ -13,21 +13,21 @@ use tidelink_mbs::io::output::{self, Row};
 
 mod support;
 use support::in_threads;
-use support::rm3_case::{self, IMPLICIT};
+use support::rm3_case::{self, IMPLICIT, SHIPPED_WINDOW};
 
 /// The shipped external-module model of RM3, with the Python module's command.
 const MODULE_MODEL: &str = include_str!("../configs/rm3_reg_waves/external_pto/solid/model.yaml");
 const PYTHON_COMMAND: &str = "command: [python3, ../../../../pto/examples/linear_damper_pto.py]";
 
-/// Simulated time (s): 1000 windows of the shipped 20 ms, inside the 100 s wave ramp, so the
+/// Simulated time (s): 1000 windows of the shipped 40 ms, inside the 100 s wave ramp, so the
 /// motion grows through the run and every window's module force matters.
-const DURATION: f64 = 20.0;
+const DURATION: f64 = 40.0;
 
 /// The float's and spar's rows and the PTO's power column (t, W) of a run with `command`.
 fn run(command: &str) -> (Vec<Row>, Vec<Row>, Vec<(f64, f64)>) {
     let data = testing::shared_path("data/rm3/rm3.h5").parent().expect("a folder").to_path_buf();
     let model = rm3_case::edit(MODULE_MODEL, PYTHON_COMMAND, command);
-    let (case, solid, fluid) = rm3_case::write(&data, &IMPLICIT, &model, false, DURATION, 0.02, "CSV");
+    let (case, solid, fluid) = rm3_case::write(&data, &IMPLICIT, &model, false, DURATION, SHIPPED_WINDOW, "CSV");
     let outputs = in_threads::fluid_and_mbs(in_threads::tdpf, fluid, solid, &case);
     let find = |name: &str| -> PathBuf {
         outputs.iter().find(|p| p.ends_with(name)).unwrap_or_else(|| panic!("no {name} among {outputs:?}")).clone()

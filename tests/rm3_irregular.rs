@@ -1,5 +1,5 @@
 //! Irregular waves against WEC-Sim: the rm3_reg_waves case (`tidelink-mbs` + `tidelink-tdpf` in
-//! threads, serial-implicit at 20 ms, body-to-body terms off, CIC 20 s) driven by
+//! threads, serial-implicit at the shipped 40 ms, body-to-body terms off, CIC 20 s) driven by
 //!
 //! * the 2020 regression sea rebuilt from its stored components (`waves: type: COMPONENTS`, 500
 //!   ω, amplitudes and phases, cosine ramp 100 s, excitation X(ω_i) interpolated from rm3.h5),
@@ -24,7 +24,7 @@ use tidelink_plot::{Chart, Panel, Series, BLUE, ORANGE};
 
 mod support;
 use support::in_threads;
-use support::rm3_case::{self, IMPLICIT, SOLID_MODEL};
+use support::rm3_case::{self, IMPLICIT, SHIPPED_WINDOW, SOLID_MODEL};
 
 const PTO_DAMPING: f64 = 1.2e6;
 /// The comparison window (s): after WEC-Sim's 100 s ramp, to the end of its series.
@@ -40,9 +40,10 @@ fn rm3_data(files: &[&str]) -> PathBuf {
 }
 
 /// The shipped RM3 case with the Fluid's `waves:` section replaced by `waves` (YAML, indented
-/// under `waves:`), run for 200 s: the float's and the spar's rows, 10 per second.
+/// under `waves:`), run for 200 s: the float's and the spar's rows, 5 per second (as shipped).
 fn coupled(data: &Path, waves: &str) -> (Vec<Row>, Vec<Row>) {
-    let (case, solid_file, fluid_file) = rm3_case::write(data, &IMPLICIT, SOLID_MODEL, false, 200.0, 0.02, "CSV");
+    let (case, solid_file, fluid_file) =
+        rm3_case::write(data, &IMPLICIT, SOLID_MODEL, false, 200.0, SHIPPED_WINDOW, "CSV");
     let model = format!(
         "model:\n  name: rm3\n  data_path:\n    type: ABSOLUTE\n    root: {}\n  h5_file: rm3.h5\n  \
          body_to_body: false\n  radiation:\n    method: CONVOLUTION\n    truncation_time: 20\n  waves:\n{waves}",
@@ -74,14 +75,15 @@ fn reference(path: &Path, names: &[&str]) -> Vec<Vec<f64>> {
     cols
 }
 
-/// Ours and WEC-Sim's series on WEC-Sim's 0.1 s grid: (t, float heave, spar heave, power).
+/// Ours and WEC-Sim's series on the times both have (ours every 0.2 s, WEC-Sim's every 0.1 s):
+/// (t, float heave, spar heave, power).
 struct Compared {
     time: Vec<f64>,
     ours: [Vec<f64>; 3],
     theirs: [Vec<f64>; 3],
 }
 
-/// Our rows matched to the reference's times (both every 0.1 s); the power is the absorbed
+/// Our rows matched to the reference's times (every other one of them); the power is the absorbed
 /// c (ż_float − ż_spar)², WEC-Sim's the negated `pto_power_W`.
 fn compare(float: &[Row], spar: &[Row], reference: &[Vec<f64>]) -> Compared {
     let key = |t: f64| (t * 10.0).round() as i64;
@@ -105,7 +107,7 @@ fn compare(float: &[Row], spar: &[Row], reference: &[Vec<f64>]) -> Compared {
         c.theirs[1].push(reference[2][i]);
         c.theirs[2].push(-reference[3][i]);
     }
-    assert!(c.time.len() > 1900, "only {} rows matched WEC-Sim's times", c.time.len());
+    assert!(c.time.len() > 950, "only {} rows matched WEC-Sim's times", c.time.len());
     c
 }
 
@@ -194,6 +196,11 @@ fn the_2020_sea_rebuilt_from_its_components_follows_wecsim() {
         "components_2020",
         "RM3, WEC-Sim's 2020 irregular sea rebuilt from its 500 components (PM Hs 2.5 m, Tp 8 s)",
     );
+    // 2 % of the std and of the power: what is left (about 1 %) is WEC-Sim's RK4 at 0.1 s and its
+    // re-sampled IRF (the regular case's difference to WEC-Sim, tests/rm3_reg_waves.rs). Our
+    // window barely enters: at 20 ms this sea gave 1.05 %, 1.25 %, +1.19 %, at the shipped 40 ms
+    // 1.07 %, 1.28 %, +1.22 % (HHT's error is second order in the step, and it is below 0.07 %
+    // of the regular case's steady heave at 40 ms, tests/rm3_accuracy.rs).
     check(&c, WINDOW, 0.02, 0.02);
 }
 
@@ -215,6 +222,8 @@ fn the_current_sea_from_its_stored_elevation_follows_wecsim() {
     // components (heave_excitation_matches_wecsims_stored_excitation: 0.26 % up to 180 s, 5.1 %
     // up to 200 s). Over 100-200 s the heave differs by 2.1 % (float) and 3.4 % (spar) of the
     // std for that reason alone; the comparison is checked where the record's next 20 s exist.
+    // Up to 180 s the tolerances of the other sea hold for the same reasons (20 ms: 1.01 %, 1.02 %,
+    // +1.02 %; the shipped 40 ms: 1.03 %, 1.05 %, +1.05 %).
     check(&c, WINDOW, 1.0, 1.0);
     check(&c, (WINDOW.0, WINDOW.1 - 20.0), 0.02, 0.02);
 }

@@ -27,8 +27,10 @@ pub struct Coupling {
     pub window: &'static str,
 }
 
-/// The shipped coupling: serial-implicit at 20 ms, loads of the window-end state.
-pub const IMPLICIT: Coupling = Coupling { xml: XML, solid: SOLID, solver: SOLID_SOLVER, fluid: FLUID, window: "0.02" };
+/// The coupling window of the shipped case (s): one HHT step of the Solid.
+pub const SHIPPED_WINDOW: f64 = 0.04;
+/// The shipped coupling: serial-implicit at 40 ms, loads of the window-end state.
+pub const IMPLICIT: Coupling = Coupling { xml: XML, solid: SOLID, solver: SOLID_SOLVER, fluid: FLUID, window: "0.04" };
 /// `configs/rm3_reg_waves/explicit`: serial-explicit at 5 ms, loads of the window-start state.
 pub const EXPLICIT: Coupling = Coupling {
     xml: include_str!("../../configs/rm3_reg_waves/explicit/precice-config.xml"),

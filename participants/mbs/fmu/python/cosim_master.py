@@ -18,6 +18,7 @@ output at the end of each converged window, the start included.
 import argparse
 import csv
 import sys
+import tempfile
 
 import numpy as np
 import fmpy
@@ -40,6 +41,14 @@ def parse_map(text, default):
 
 
 def run(fmu_path, participant_name, config, mesh, output, reads=None, writes=None, start_values=None, quiet=True):
+    """Couples the FMU as `participant_name`; its unpacked copy lives in a temporary folder that is
+    removed at the end (an FMU's binary can be hundreds of MB)."""
+    with tempfile.TemporaryDirectory(prefix="tidelink-fmu-") as unzipdir:
+        unzipped = fmpy.extract(fmu_path, unzipdir=unzipdir)
+        return _run(fmu_path, unzipped, participant_name, config, mesh, output, reads, writes, start_values, quiet)
+
+
+def _run(fmu_path, unzipped, participant_name, config, mesh, output, reads, writes, start_values, quiet):
     import precice  # our module (or pyprecice): imported here so that --help works without it
 
     reads = reads or dict(READS)
@@ -49,7 +58,6 @@ def run(fmu_path, participant_name, config, mesh, output, reads=None, writes=Non
     outputs = [v.name for v in md.modelVariables if v.causality == "output"]
     # The coupled bodies: those with a force input, in the FMU's order.
     bodies = [v.name[: -len(".fx")] for v in md.modelVariables if v.causality == "input" and v.name.endswith(".fx")]
-    unzipped = fmpy.extract(fmu_path)
     fmu = FMU3Slave(guid=md.guid, unzipDirectory=unzipped, modelIdentifier=md.coSimulation.modelIdentifier,
                     instanceName=participant_name)
     fmu.instantiate(loggingOn=not quiet)

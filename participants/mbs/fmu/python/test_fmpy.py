@@ -52,7 +52,7 @@ class FmpyChecks(unittest.TestCase):
         cls.md = fmpy.read_model_description(cls.fmu)
         cls.vr = {v.name: v.valueReference for v in cls.md.modelVariables}
         cls.outputs = [v.name for v in cls.md.modelVariables if v.causality == "output"]
-        cls.unzipped = fmpy.extract(cls.fmu)
+        cls.unzipped = fmpy.extract(cls.fmu, unzipdir=Path(cls.tmp.name) / "unzipped")
 
     @classmethod
     def tearDownClass(cls):

@@ -41,18 +41,24 @@ pub struct ParticipantFacts {
     pub facts: Vec<Fact>,
 }
 
-/// Runs the check of every launched `tidelink-*` participant that has a participant file;
-/// adds what they found to `d` (except what `d` already holds) and returns their facts.
+/// Runs the check of every launched `tidelink-*` participant that has a participant file, all at
+/// once (one thread each: the slowest check, not their sum, is the wait); adds what they found to
+/// `d` in the manifest's order of the participants (except what `d` already holds) and returns
+/// their facts in that order.
 pub fn run_all(case: &Case, d: &mut Diagnostics) -> Vec<ParticipantFacts> {
+    let jobs: Vec<(usize, &ParticipantEntry, &str)> = case
+        .launched()
+        .filter_map(|(i, p)| {
+            let cmd = p.command.as_ref()?;
+            let program = Path::new(cmd.program()).file_name().and_then(|n| n.to_str()).unwrap_or("");
+            (program.starts_with("tidelink-") && case.spec_path(p).is_some()).then_some((i, p, program))
+        })
+        .collect();
+    let results = in_parallel(&jobs, |&(_, p, _)| run_one(case, p));
     let mut out = Vec::new();
-    for (i, p) in case.launched() {
-        let Some(cmd) = p.command.as_ref() else { continue };
-        let program = Path::new(cmd.program()).file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if !program.starts_with("tidelink-") || case.spec_path(p).is_none() {
-            continue;
-        }
+    for (&(i, p, program), result) in jobs.iter().zip(results) {
         let at = case.loc(&format!("participants[{i}].command"));
-        match run_one(case, p) {
+        match result {
             Ok(report) => {
                 for diag in report.diagnostics.0 {
                     if !d.0.contains(&diag) {
@@ -65,6 +71,16 @@ pub fn run_all(case: &Case, d: &mut Diagnostics) -> Vec<ParticipantFacts> {
         }
     }
     out
+}
+
+/// `f` of every job, each on a thread of its own, the results in the jobs' order whatever order
+/// they finish in (so the diagnostics come out the same in every run).
+fn in_parallel<T: Sync, R: Send>(jobs: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let f = &f;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = jobs.iter().map(|job| scope.spawn(move || f(job))).collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    })
 }
 
 /// `program <spec> --precice-config <xml> --check=lines` in the participant's working directory.
@@ -183,6 +199,24 @@ mod tests {
         assert_eq!(in_case(wd, Path::new("./model.yaml")), Path::new("configs/case/solid/model.yaml"));
         assert_eq!(in_case(Path::new("../up"), Path::new("../x.xml")), Path::new("../x.xml"));
         assert_eq!(in_case(wd, Path::new("/abs/x.xml")), Path::new("/abs/x.xml"));
+    }
+
+    #[test]
+    fn checks_run_at_once_and_report_in_the_jobs_order() {
+        // Job 0 finishes only after job 1 has (it waits for job 1's message): run one after the
+        // other it would never see it. Its result still comes first.
+        let (tx, rx) = mpsc::channel::<()>();
+        let (tx, rx) = (std::sync::Mutex::new(Some(tx)), std::sync::Mutex::new(rx));
+        let results = in_parallel(&[0, 1, 2], |&job| match job {
+            // Generous: only a failure waits this long (the threads start at once).
+            0 => format!("0 saw 1 finish: {}", rx.lock().expect("lock").recv_timeout(Duration::from_secs(60)).is_ok()),
+            1 => {
+                tx.lock().expect("lock").take().expect("one sender").send(()).expect("job 0 listens");
+                "1".to_string()
+            }
+            n => n.to_string(),
+        });
+        assert_eq!(results, ["0 saw 1 finish: true", "1", "2"]);
     }
 
     #[test]

@@ -180,7 +180,8 @@ const MAP: &[Entry] = &[
     },
     Entry {
         dir: "participants/tdpf",
-        deps: &["tidelink-tdpf-solver", "tidelink-bemio"],
+        // sha2, tempfile, libc: the radiation realisation cache (key, atomic private files, owner).
+        deps: &["tidelink-tdpf-solver", "tidelink-bemio", "sha2", "tempfile", "libc"],
         dev: &["tempfile", "tidelink-hydro-data"],
         why: "a participant: the adapter layer, its solver, formats; never another participant",
     },

@@ -11,6 +11,13 @@ use std::path::{Path, PathBuf};
 pub fn root() -> Result<PathBuf> {
     let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
     if let Some(dir) = env("TIDELINK_CACHE_DIR") {
+        if dir.as_os_str() == "off" {
+            // `off` turns the TDPF's realisation cache off; this tool cannot work without a folder.
+            bail!(
+                "TIDELINK_CACHE_DIR=off, but `tidelink hydro` needs a cache folder for its Python environment: \
+                 set TIDELINK_CACHE_DIR to a folder (or unset it) for this command"
+            );
+        }
         return Ok(dir);
     }
     if let Some(dir) = env("XDG_CACHE_HOME") {

@@ -11,6 +11,7 @@
 use crate::adapter::{CouplingBody, Interface, TdpfAdapter};
 use crate::error::Error;
 use crate::model_yaml;
+use crate::radiation_cache::Cache;
 use anyhow::Result;
 use nalgebra::{Rotation3, Vector3};
 use std::path::Path;
@@ -20,7 +21,7 @@ use tidelink_adapter_core::driver::{Progress, RunSummary};
 use tidelink_adapter_core::participant::{self, BuildError, Built, Fact, Participant, BODY_TO_BODY};
 use tidelink_adapter_core::spec::ParticipantFile;
 use tidelink_bemio as bemio;
-use tidelink_tdpf_solver::hydro_model::{HydroModel, HydroOptions, RadiationChoice};
+use tidelink_tdpf_solver::hydro_model::{HydroModel, HydroOptions, RadiationChoice, RadiationMethod};
 
 /// The TDPF participant (`tidelink-tdpf`): linear potential-flow loads from a BEMIO file.
 pub struct Tdpf;
@@ -78,13 +79,16 @@ fn build_adapter(file: &ParticipantFile, cfg: &PreciceConfig) -> Result<Built<Td
         waves: model.waves.clone(),
         gravity,
     };
-    // The radiation identification is most of a TDPF's start-up: its time goes to the log.
+    // The radiation identification is most of a TDPF's start-up: its time goes to the log, and
+    // its result to the per-user cache, so that later checks and runs of the same IRF reuse it.
+    let cache = match model.radiation {
+        RadiationMethod::Identified { .. } => Cache::from_env(),
+        _ => Cache::off(),
+    };
+    let who = format!("TDPF participant `{name}`");
     let built = std::time::Instant::now();
-    let hydro = HydroModel::new(&data, &options).map_err(|source| Error::Model {
-        loc: model.h5_file_loc.clone(),
-        file: data.source.clone(),
-        source,
-    })?;
+    let hydro = HydroModel::with_identifier(&data, &options, &mut cache.identifier(&who))
+        .map_err(|source| Error::Model { loc: model.h5_file_loc.clone(), file: data.source.clone(), source })?;
     let seconds = built.elapsed().as_secs_f64();
     match hydro.radiation_choice() {
         RadiationChoice::Fallback { .. } => {

@@ -34,5 +34,5 @@ mod state;
 pub use error::HydroError;
 pub use model::HydroModel;
 pub use options::{ComponentSpec, HydroOptions, IrregularMethod, RadiationMethod, WaveSpec};
-pub use radiation_set::RadiationChoice;
+pub use radiation_set::{Identifier, RadiationChoice};
 pub use state::{BodyLoad, BodyState};

@@ -3,7 +3,7 @@
 use super::error::HydroError;
 use super::excitation_set::ExcitationSet;
 use super::options::HydroOptions;
-use super::radiation_set::{Radiation, RadiationChoice};
+use super::radiation_set::{Identifier, Radiation, RadiationChoice};
 use super::state::{BodyLoad, BodyState};
 use crate::hydrostatics;
 use crate::radiation::RadiationState;
@@ -37,8 +37,19 @@ pub struct HydroModel {
 }
 
 impl HydroModel {
-    /// Builds the model of the first `options.bodies` bodies of `data`.
+    /// Builds the model of the first `options.bodies` bodies of `data`, identifying the radiation
+    /// realisations (when the method asks for them) with [`crate::radiation::identify`].
     pub fn new(data: &HydroData, options: &HydroOptions) -> Result<Self, HydroError> {
+        Self::with_identifier(data, options, &mut crate::radiation::identify)
+    }
+
+    /// As [`HydroModel::new`], with the identified realisations from `identify` (e.g. a cache of
+    /// earlier identifications that gives the same bits): the same model for the same answers.
+    pub fn with_identifier(
+        data: &HydroData,
+        options: &HydroOptions,
+        identify: Identifier<'_>,
+    ) -> Result<Self, HydroError> {
         let n = options.bodies;
         if n == 0 {
             return Err(HydroError::NoBodies);
@@ -61,7 +72,7 @@ impl HydroModel {
             })
             .collect();
         let (radiation, radiation_choice) =
-            Radiation::new(bodies, options.dt, options.radiation, options.body_to_body)?;
+            Radiation::new(bodies, options.dt, options.radiation, options.body_to_body, identify)?;
         let excitation = ExcitationSet::new(data, n, &options.waves)?;
         Ok(HydroModel {
             dt: options.dt,

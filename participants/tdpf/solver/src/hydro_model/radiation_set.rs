@@ -4,11 +4,16 @@
 
 use super::options::RadiationMethod;
 use crate::radiation::{
-    identify, DirectConvolution, EntryFit, Feedthrough, FitOptions, Irf, RadiationError, RadiationModel,
+    DirectConvolution, EntryFit, Feedthrough, FitOptions, Identified, Irf, RadiationError, RadiationModel,
     StateSpaceModel, StateSpaceSet,
 };
 use nalgebra::DMatrix;
 use tidelink_hydro_data::{BodyHydro, StateSpaceEntry};
+
+/// Where [`RadiationMethod::Identified`]'s realisations come from: [`crate::radiation::identify`]
+/// itself, or a store of its earlier results that gives the same bits for the same IRF and
+/// options (the TDPF participant's cache), so that the solver itself reads and writes no file.
+pub type Identifier<'a> = &'a mut dyn FnMut(&Irf, &FitOptions) -> Result<Identified, RadiationError>;
 
 /// One of the two interchangeable radiation models; an enum (not a trait object) so it can be cloned
 /// for [`super::HydroModel::peek`].
@@ -63,12 +68,13 @@ impl std::fmt::Display for RadiationChoice {
 
 impl Radiation {
     /// Builds the model of `bodies` (the model's N bodies, file order) for step `dt`, and says
-    /// which it is.
+    /// which it is; `identify` gives the realisations of [`RadiationMethod::Identified`].
     pub fn new(
         bodies: &[BodyHydro],
         dt: f64,
         method: RadiationMethod,
         body_to_body: bool,
+        identify: Identifier<'_>,
     ) -> Result<(Self, RadiationChoice), RadiationError> {
         let keep = |r: usize, c: usize| body_to_body || r / 6 == c / 6;
         match method {

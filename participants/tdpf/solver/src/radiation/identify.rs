@@ -32,6 +32,11 @@ use nalgebra::{DMatrix, DVector};
 use rayon::prelude::*;
 use tidelink_hydro_data::StateSpaceEntry;
 
+/// Version of what [`identify`] returns for given inputs (its algorithm and the constants below).
+/// Stores of earlier results (the TDPF participant's realisation cache) key on it: bump it with any
+/// change that can alter a single bit of an [`Identified`], so that no stale realisation is reused.
+pub const IDENTIFY_VERSION: u32 = 1;
+
 /// Rows of the Hankel matrix (the largest order it can hold is one less).
 const HANKEL_ROWS: usize = 150;
 /// Samples of the fit span fed to ERA (rows + columns).

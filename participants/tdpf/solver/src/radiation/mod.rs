@@ -29,7 +29,7 @@ mod tests;
 pub use convolution::DirectConvolution;
 pub use error::RadiationError;
 pub use foh::{discretise_foh, FohEntry};
-pub use identify::{identify, EntryFit, FitOptions, Identified};
+pub use identify::{identify, EntryFit, FitOptions, Identified, IDENTIFY_VERSION};
 pub use kernel::Irf;
 pub use state_space::{Feedthrough, StateSpaceModel, StateSpaceSet};
 

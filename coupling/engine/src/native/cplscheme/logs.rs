@@ -7,9 +7,11 @@
 //! libprecice flushes its stream after every row (`io::TXTTableWriter`), one `write` system
 //! call per row; that is one call per iteration on the hot path of a fast coupling (several µs
 //! per window). Rows are formatted into a reused line and kept in a buffer here, written out
-//! when the last write is [`FLUSH_EVERY`] old, when the buffer is full, at [`Table::flush`]
-//! (the participant's finalize) and when the table is dropped (an error's unwinding too): a
-//! running case can still be watched, at most that much behind.
+//! with the first row that comes [`FLUSH_EVERY`] or more after the last write, when the buffer
+//! is full, at [`Table::flush`] (the participant's finalize and abort) and when the table is
+//! dropped (an error's unwinding too): a running case can still be watched, a row late at
+//! most by that time while windows keep coming (a run stalled on its partner shows its last
+//! rows when it goes on or ends).
 
 use crate::{CouplingError, Result};
 use std::fmt::Write as _;

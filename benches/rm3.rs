@@ -42,6 +42,11 @@ fn run(data: &Path, c: &Coupling, radiation: &str, window: f64) -> (RunSummary, 
     let model = rm3_case::absolute(&model, data);
     case.write("fluid/tdpf_model.yaml", &model);
     let (x1, x2) = (case.config.clone(), case.config.clone());
+    // The participants write their iteration logs and rendezvous files (exchange-directory ".")
+    // in the working directory: a temporary one, so a bench leaves nothing in the repository.
+    let scratch = tempfile::tempdir().expect("a temporary folder");
+    let back = std::env::current_dir().expect("the working directory");
+    std::env::set_current_dir(scratch.path()).expect("entering the temporary folder");
     let fluid = std::thread::spawn(move || {
         tidelink_tdpf::participant::run_with_progress(&fluid_file, &x1, Backend::Native, &mut ())
             .map_err(|e| format!("Fluid: {e:#}"))
@@ -50,6 +55,7 @@ fn run(data: &Path, c: &Coupling, radiation: &str, window: f64) -> (RunSummary, 
         .map_err(|e| format!("Solid: {e:#}"))
         .unwrap_or_else(|e| panic!("{e}"));
     let fluid = fluid.join().expect("the Fluid thread").unwrap_or_else(|e| panic!("{e}"));
+    std::env::set_current_dir(back).expect("back to the working directory");
     (solid.summary, fluid)
 }
 

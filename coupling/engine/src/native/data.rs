@@ -265,19 +265,27 @@ impl DataStore {
         self.update_read_targets(key)
     }
 
+    /// Maps the samples of `key` onto every datum read-mapped from it (in place: neither the
+    /// source waveform nor the list of targets is copied; this runs at every received window).
     fn update_read_targets(&mut self, key: &DataKey) -> Result<()> {
-        let Some(targets) = self.read_maps.get(key).cloned() else { return Ok(()) };
-        let source = self.get(key).waveform.clone();
-        let components = self.get(key).components;
-        for (target, m) in targets {
-            let map = self.mapping(m)?;
+        let n = self.read_maps.get(key).map_or(0, Vec::len);
+        for i in 0..n {
+            let m = self.read_maps[key][i].1;
+            self.mapping(m)?;
+            let target = &self.read_maps[key][i].0;
+            let map = self.mappings[m].computed.as_deref().expect("computed above");
+            let [Some(source), Some(target)] = self.data.get_disjoint_mut([key, target]) else {
+                panic!("data contexts registered at construction, source and target on different meshes");
+            };
+            let components = source.components;
             let mapped: Vec<(f64, Vec<f64>)> = source
+                .waveform
                 .samples()
                 .iter()
-                .zip(source.gradients())
+                .zip(source.waveform.gradients())
                 .map(|((t, v), g)| (*t, map.map_with_gradients(v, g, components)))
                 .collect();
-            self.get_mut(&target).waveform.replace(mapped);
+            target.waveform.replace(mapped);
         }
         Ok(())
     }

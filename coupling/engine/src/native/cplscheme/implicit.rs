@@ -207,17 +207,16 @@ impl Implicit {
             cells.extend(self.measures.iter().map(|m| Cell::Real(m.logged)));
             log.row(&cells);
         }
-        let mut acc: Vec<(usize, AccData)> = Vec::new();
-        for (i, s) in slots.iter().enumerate().filter(|(_, s)| s.accelerate) {
-            acc.push((i, self.acc_data(s, start)));
-        }
-        if let Some(a) = &mut self.acceleration {
-            let mut data: Vec<AccData> = acc.iter().map(|(_, d)| d.clone()).collect();
+        // The accelerated slots' data, moved (not copied) into the method.
+        let acc: Option<(Vec<usize>, Vec<AccData>)> = self.acceleration.is_some().then(|| {
+            slots.iter().enumerate().filter(|(_, s)| s.accelerate).map(|(i, s)| (i, self.acc_data(s, start))).unzip()
+        });
+        if let (Some(a), Some((index, mut data))) = (&mut self.acceleration, acc) {
             if converged {
                 a.converged(&data);
             } else {
                 a.perform(&mut data)?;
-                for ((i, _), d) in acc.iter().zip(&data) {
+                for (i, d) in index.iter().zip(&data) {
                     write_back(&mut slots[*i].item, start, d);
                 }
             }
@@ -305,6 +304,13 @@ impl Implicit {
         self.iteration = 1;
         self.actions.write = ongoing;
         self.actions.read = false;
+    }
+
+    /// Writes the logs' buffered rows out (at finalize: the files are complete once it returns).
+    pub fn flush_logs(&mut self) {
+        for log in [&mut self.iterations_log, &mut self.convergence_log].into_iter().flatten() {
+            log.flush();
+        }
     }
 
     /// The windows accepted only because `max-iterations` was reached (measuring participant).

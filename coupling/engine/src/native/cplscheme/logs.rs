@@ -3,11 +3,25 @@
 //! a header of column names each preceded by two spaces, one row per line, integers
 //! right-aligned in 6 characters, reals in C's `%15.8e`, values separated by two spaces,
 //! no newline after the last row.
+//!
+//! libprecice flushes its stream after every row (`io::TXTTableWriter`), one `write` system
+//! call per row; that is one call per iteration on the hot path of a fast coupling (several µs
+//! per window). Rows are formatted into a reused line and kept in a buffer here, written out
+//! with the first row that comes [`FLUSH_EVERY`] or more after the last write, when the buffer
+//! is full, at [`Table::flush`] (the participant's finalize and abort) and when the table is
+//! dropped (an error's unwinding too): a running case can still be watched, a row late at
+//! most by that time while windows keep coming (a run stalled on its partner shows its last
+//! rows when it goes on or ends).
 
 use crate::{CouplingError, Result};
+use std::fmt::Write as _;
 use std::fs::File;
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// The longest a written row waits in the buffer before it reaches the file.
+pub const FLUSH_EVERY: Duration = Duration::from_millis(100);
 
 /// One value of a row.
 #[derive(Debug, Clone, Copy)]
@@ -18,13 +32,32 @@ pub enum Cell {
     Real(f64),
 }
 
-/// A text table written row by row (flushed, so a running case can be watched).
+/// A text table written row by row (flushed at least every [`FLUSH_EVERY`], so a running case
+/// can be watched).
 pub struct Table {
-    file: File,
+    file: BufWriter<File>,
+    /// The row being formatted (reused: no allocation per row).
+    line: String,
+    /// When the buffer was last written out.
+    flushed: Instant,
 }
 
 /// `x` as C's `printf("%15.8e")` writes it: `1.00000000e+00`, right-aligned in 15 characters.
-pub fn c_scientific(x: f64) -> String {
+#[cfg(test)]
+fn c_scientific(x: f64) -> String {
+    let mut s = String::new();
+    push_c_scientific(&mut s, x);
+    s
+}
+
+/// Appends `x` as C's `printf("%15.8e")` writes it (`1.00000000e+00`, right-aligned in 15
+/// characters) to `out`.
+fn push_c_scientific(out: &mut String, x: f64) {
+    let _ = write!(out, "{:>15}", c_body(x));
+}
+
+/// The text of `%15.8e` before its padding.
+fn c_body(x: f64) -> String {
     let body = if x.is_nan() {
         "nan".to_string()
     } else if x.is_infinite() {
@@ -36,7 +69,7 @@ pub fn c_scientific(x: f64) -> String {
         let sign = if exp < 0 { '-' } else { '+' };
         format!("{mantissa}e{sign}{:02}", exp.abs())
     };
-    format!("{body:>15}")
+    body
 }
 
 impl Table {
@@ -48,20 +81,43 @@ impl Table {
         let header: String = columns.iter().map(|c| format!("  {c}")).collect();
         file.write_all(header.as_bytes())
             .map_err(|e| CouplingError::io(format!("cannot write the log file \"{}\": {e}", path.display())))?;
-        Ok(Table { file })
+        // The header reaches the file at once (as libprecice's does).
+        Ok(Table { file: BufWriter::with_capacity(16 * 1024, file), line: String::new(), flushed: Instant::now() })
     }
 
     /// Appends one row on a new line.
     pub fn row(&mut self, cells: &[Cell]) {
-        let text: Vec<String> = cells
-            .iter()
-            .map(|c| match c {
-                Cell::Int(i) => format!("{i:>6}"),
-                Cell::Real(x) => c_scientific(*x),
-            })
-            .collect();
+        self.line.clear();
+        self.line.push('\n');
+        for (i, c) in cells.iter().enumerate() {
+            if i > 0 {
+                self.line.push_str("  ");
+            }
+            match c {
+                Cell::Int(v) => {
+                    let _ = write!(self.line, "{v:>6}");
+                }
+                Cell::Real(x) => push_c_scientific(&mut self.line, *x),
+            }
+        }
         // A log that cannot be written must not stop the coupling; warn once per row.
-        if let Err(e) = write!(self.file, "\n{}", text.join("  ")).and_then(|_| self.file.flush()) {
+        let mut written = self.file.write_all(self.line.as_bytes());
+        if written.is_ok() && self.flushed.elapsed() >= FLUSH_EVERY {
+            written = self.flush_now();
+        }
+        if let Err(e) = written {
+            log::warn!("cannot write an iteration log row: {e}");
+        }
+    }
+
+    fn flush_now(&mut self) -> std::io::Result<()> {
+        self.flushed = Instant::now();
+        self.file.flush()
+    }
+
+    /// Writes the buffered rows out (the participant's finalize; dropping the table does too).
+    pub fn flush(&mut self) {
+        if let Err(e) = self.flush_now() {
             log::warn!("cannot write an iteration log row: {e}");
         }
     }

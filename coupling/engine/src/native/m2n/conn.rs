@@ -146,6 +146,27 @@ impl Conn {
         }
     }
 
+    /// While spinning for a partner's answer: with shared memory one look at the ring alone
+    /// (no system call: the lifeline is asked by [`Conn::fill`] and watched by [`Conn::wait`],
+    /// which every wait reaches after its short spin, so a dead partner is still found within
+    /// the spin time); over TCP the same as [`Conn::fill`].
+    pub fn fill_spinning(&mut self) -> Fill {
+        if self.shm.is_none() || self.closed.is_some() {
+            return self.fill();
+        }
+        self.make_room();
+        match self.read_shm() {
+            // A short read took everything there was.
+            Fill::Drained => Fill::Data,
+            // The room offered is full: more may wait, take it all as `fill` would.
+            Fill::Data => match self.fill() {
+                Fill::Closed => Fill::Closed,
+                _ => Fill::Data,
+            },
+            other => other,
+        }
+    }
+
     /// Reads whatever is available without blocking.
     pub fn fill(&mut self) -> Fill {
         let mut got = false;

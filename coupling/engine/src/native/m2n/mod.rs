@@ -55,6 +55,8 @@ pub struct M2n {
     me: String,
     /// When a silent partner is named in a warning or an error.
     stall: StallSettings,
+    /// The bytes of the frame being sent (reused by every send).
+    out: Vec<u8>,
 }
 
 /// Blocking slice of a wait when the program may interrupt it.
@@ -439,6 +441,7 @@ impl M2n {
             interrupt: settings.interrupt.clone(),
             me: me.to_string(),
             stall: StallSettings::from(settings),
+            out: Vec::new(),
         })
     }
 
@@ -450,7 +453,17 @@ impl M2n {
     /// Sends one frame. While the kernel buffer is full, incoming data of every partner
     /// are read into their buffers so the partner's own send can finish too.
     pub fn send(&mut self, to: usize, f: &Frame) -> Result<()> {
-        let bytes = f.encode();
+        let mut bytes = std::mem::take(&mut self.out);
+        f.encode_into(&mut bytes);
+        let sent = self.send_bytes(to, &bytes);
+        // Kept for the next frame unless a mesh made it large.
+        if bytes.capacity() <= 1 << 20 {
+            self.out = bytes;
+        }
+        sent
+    }
+
+    fn send_bytes(&mut self, to: usize, bytes: &[u8]) -> Result<()> {
         let mut off = 0;
         while off < bytes.len() {
             match self.partners[to].write_some(&bytes[off..]) {
@@ -531,7 +544,9 @@ impl M2n {
                 Some(f) => return Ok(f),
                 None => {}
             }
-            match self.partners[from].fill() {
+            let spinning = Instant::now() < spin_until;
+            let got = if spinning { self.partners[from].fill_spinning() } else { self.partners[from].fill() };
+            match got {
                 Fill::Data | Fill::Drained => continue,
                 Fill::Closed => {
                     let reason = self.partners[from].closed.clone().flatten();
@@ -539,7 +554,7 @@ impl M2n {
                 }
                 Fill::Empty => {}
             }
-            if Instant::now() < spin_until {
+            if spinning {
                 // Yield between polls: back-to-back reads contend for the socket lock with
                 // the kernel delivering the data, and a partner sharing our CPU must run.
                 std::thread::yield_now();

@@ -173,7 +173,17 @@ impl Dec<'_> {
 impl Frame {
     /// Serializes with the 4-byte length prefix.
     pub fn encode(&self) -> Vec<u8> {
-        let mut e = Enc(vec![0, 0, 0, 0]);
+        let mut bytes = Vec::new();
+        self.encode_into(&mut bytes);
+        bytes
+    }
+
+    /// Serializes with the 4-byte length prefix into `out` (cleared first; a sender reuses one
+    /// buffer for every frame, so a window's frames allocate nothing).
+    pub fn encode_into(&self, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend_from_slice(&[0, 0, 0, 0]);
+        let mut e = Enc(std::mem::take(out));
         match self {
             Frame::Hello { protocol, version, config_hash, participant, run, nonce } => {
                 e.u8(HELLO);
@@ -240,7 +250,7 @@ impl Frame {
         }
         let len = (e.0.len() - 4) as u32;
         e.0[..4].copy_from_slice(&len.to_le_bytes());
-        e.0
+        *out = e.0;
     }
 
     /// Parses one frame body (without the length prefix).

@@ -56,7 +56,8 @@ impl NativeParticipant {
 
     /// The checks shared by readData and writeData (coupling-semantics.md §2.8–2.9): the mesh and datum are
     /// known and configured for this direction, sizes match, ids are valid. `None` for the
-    /// empty no-op call; otherwise the datum's key and component count.
+    /// empty no-op call; otherwise the datum's index in `read_keys` or `write_keys` and its
+    /// component count (found by comparing names: no key is built on this per-step path).
     fn check_access(
         &self,
         access: Access,
@@ -64,26 +65,25 @@ impl NativeParticipant {
         data: &str,
         ids: &[VertexId],
         n_values: usize,
-    ) -> Result<Option<(DataKey, usize)>> {
+    ) -> Result<Option<(usize, usize)>> {
         let (verb, prep, keys) = match access {
             Access::Read => ("read", "from", &self.read_keys),
             Access::Write => ("write", "to", &self.write_keys),
         };
-        let key = DataKey::new(mesh, data);
         self.mesh(mesh)?;
-        if !keys.contains(&key) {
-            if !self.store.data.contains_key(&key) {
+        let Some(index) = keys.iter().position(|k| k.mesh == mesh && k.data == data) else {
+            if !self.store.data.contains_key(&DataKey::new(mesh, data)) {
                 return Err(self.data_error(mesh, data));
             }
             return misuse(format!(
                 "This participant does not use data \"{data}\" via mesh \"{mesh}\", but attempted to {verb} it. Please extend the configuration of participant \"{}\" by defining <{verb}-data mesh=\"{mesh}\" name=\"{data}\" />.",
                 self.name
             ));
-        }
+        };
         if ids.is_empty() && n_values == 0 {
             return Ok(None);
         }
-        let c = self.store.data[&key].components;
+        let c = self.store.data[&keys[index]].components;
         if n_values != ids.len() * c {
             return misuse(format!(
                 "Input sizes are inconsistent attempting to {verb} {c}D data \"{data}\" {prep} mesh \"{mesh}\". You passed {} vertex indices and {n_values} data components, but we expected {} data components ({c} x {}).",
@@ -93,7 +93,7 @@ impl NativeParticipant {
             ));
         }
         self.check_ids(mesh, ids, verb)?;
-        Ok(Some((key, c)))
+        Ok(Some((index, c)))
     }
 }
 
@@ -199,11 +199,11 @@ impl CouplingData for NativeParticipant {
         if !self.ongoing() && rel.abs() > EPS {
             return misuse("If coupling finished, only data for relativeReadTime = 0 is available. Please always use precice.getMaxTimeStepSize() to obtain the maximum allowed relativeReadTime.");
         }
-        let Some((key, _)) = self.check_access(Access::Read, mesh, data, ids, values.len())? else {
+        let Some((index, _)) = self.check_access(Access::Read, mesh, data, ids, values.len())? else {
             return Ok(());
         };
         let t = self.time() + rel;
-        self.store.read(&key, t, ids, values).ok_or_else(|| {
+        self.store.read(&self.read_keys[index], t, ids, values).ok_or_else(|| {
             CouplingError::config(format!(
                 "Data \"{data}\" cannot be read from mesh \"{mesh}\" as it contains no samples. This is typically a configuration issue of the data flow."
             ))
@@ -217,7 +217,7 @@ impl CouplingData for NativeParticipant {
         if self.state == State::Initialized && !self.ongoing() {
             return misuse("Calling writeData(...) is forbidden if coupling is not ongoing, because the data you are trying to write will not be used anymore. You can fix this by always calling writeData(...) before the advance(...) call in your simulation loop or by using Participant::isCouplingOngoing() to implement a safeguard.");
         }
-        let Some((key, c)) = self.check_access(Access::Write, mesh, data, ids, values.len())? else {
+        let Some((index, c)) = self.check_access(Access::Write, mesh, data, ids, values.len())? else {
             return Ok(());
         };
         if let Some(i) = values.iter().position(|v| !v.is_finite()) {
@@ -230,8 +230,9 @@ impl CouplingData for NativeParticipant {
                 i % c
             ));
         }
+        let key = &self.write_keys[index];
         let n = self.store.meshes[&key.mesh].vertex_count();
-        let d = self.store.data.get_mut(&key).expect("checked");
+        let d = self.store.data.get_mut(key).expect("checked");
         let buf = d.write_buffer.as_mut().expect("write data has a buffer");
         if buf.len() != n * c {
             buf.resize(n * c, 0.0);

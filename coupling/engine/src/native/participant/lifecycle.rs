@@ -294,6 +294,9 @@ impl Coupling for NativeParticipant {
         for summary in self.schemes.iter().filter_map(|s| s.implicit.as_ref()?.unconverged().summary()) {
             log::warn!("{summary}");
         }
+        for imp in self.schemes.iter_mut().filter_map(|s| s.implicit.as_mut()) {
+            imp.flush_logs();
+        }
         if let Some(m) = &mut self.m2n {
             if early {
                 m.abort(&format!("participant \"{}\" finalized before the end of the coupling", self.name));

@@ -167,6 +167,9 @@ impl NativeParticipant {
 
     /// Tells the partners this participant failed, with `reason`, before it goes away.
     pub fn abort(&mut self, reason: &str) {
+        for imp in self.schemes.iter_mut().filter_map(|s| s.implicit.as_mut()) {
+            imp.flush_logs();
+        }
         if let Some(m) = &mut self.m2n {
             m.abort(reason);
         }

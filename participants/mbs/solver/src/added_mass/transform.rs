@@ -82,11 +82,20 @@ impl AddedMass {
             let Some(oi) = dofs.offset(self.bodies[i]) else { continue };
             for (j, tj) in t.iter().enumerate() {
                 let Some(oj) = dofs.offset(self.bodies[j]) else { continue };
-                let aij: Matrix6<f64> = block.fixed_view::<6, 6>(0, 6 * j).into_owned();
-                let mut target = mass.fixed_view_mut::<6, 6>(oi, oj);
                 if identity {
-                    target += aij;
+                    // Entry by entry on the columns (what `+=` of the block does, without
+                    // copying the block first: it runs in every Newton iteration).
+                    let n = mass.nrows();
+                    let (from, to) = (block.as_slice(), mass.as_mut_slice());
+                    for c in 0..6 {
+                        let (f, t) = (6 * (6 * j + c), (oj + c) * n + oi);
+                        for (x, y) in to[t..t + 6].iter_mut().zip(&from[f..f + 6]) {
+                            *x += y;
+                        }
+                    }
                 } else {
+                    let aij: Matrix6<f64> = block.fixed_view::<6, 6>(0, 6 * j).into_owned();
+                    let mut target = mass.fixed_view_mut::<6, 6>(oi, oj);
                     target += t[i].transpose() * aij * tj;
                 }
             }

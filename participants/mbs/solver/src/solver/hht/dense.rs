@@ -75,7 +75,6 @@ pub(crate) struct DenseWork {
 struct Scratch {
     phi: DVector<f64>,
     phi_q: DMatrix<f64>,
-    phi_qt: DMatrix<f64>,
     phi_q_l: DVector<f64>,
     q: DVector<f64>,
     ma: DVector<f64>,
@@ -177,7 +176,6 @@ impl DenseWork {
         let s = &mut self.scratch;
         fit_v(&mut s.phi, m);
         fit_m(&mut s.phi_q, m, n);
-        fit_m(&mut s.phi_qt, n, m);
         for v in [&mut s.phi_q_l, &mut s.q, &mut s.ma] {
             fit_v(v, n);
         }
@@ -254,6 +252,26 @@ impl DenseWork {
     }
 }
 
+/// `Φ_qᵀ λ` into `out` (`n` rows) read straight from `Φ_q` (`m × n`), without a transposed
+/// copy, summed as nalgebra's product of the transpose sums (column by column of `Φ_qᵀ`:
+/// `Φ_q[0,i] λ₀`, then `Φ_q[j,i] λ_j + …` for `j = 1, 2, …`), so the same bits. A column of
+/// `Φ_q` is contiguous (column-major), so each entry is one pass over it.
+fn phi_q_t_mul(phi_q: &DMatrix<f64>, l: &DVector<f64>, out: &mut DVector<f64>) {
+    let m = phi_q.nrows();
+    if m == 0 {
+        out.fill(0.0);
+        return;
+    }
+    let (l, cols) = (l.as_slice(), phi_q.as_slice());
+    for (col, o) in cols.chunks_exact(m).zip(out.iter_mut()) {
+        let mut sum = col[0] * l[0];
+        for (x, y) in col[1..].iter().zip(&l[1..]) {
+            sum += x * y;
+        }
+        *o = sum;
+    }
+}
+
 /// HHT's constants of one step.
 #[derive(Debug, Clone, Copy)]
 struct Coefficients {
@@ -278,8 +296,7 @@ fn residual(
 ) -> (f64, f64) {
     let (n, m) = (dofs.n, s.phi.len());
     sys.constraints_into(bodies, dofs, &mut s.phi, &mut s.phi_q);
-    s.phi_q.transpose_to(&mut s.phi_qt);
-    s.phi_qt.mul_to(l, &mut s.phi_q_l);
+    phi_q_t_mul(&s.phi_q, l, &mut s.phi_q_l);
     sys.forces_into(bodies, dofs, &mut s.q);
     mass.mul_to(a, &mut s.ma);
     for i in 0..n {
@@ -315,9 +332,9 @@ impl Hht {
         mech: Mechanism<'_>,
         h: f64,
     ) -> Option<Result<(), MbsError>> {
-        let mut w = std::mem::take(&mut self.work);
+        let mut w = self.work.take().unwrap_or_default();
         let out = self.step_dense_with(&mut w, bodies, mech, h);
-        self.work = w;
+        self.work = Some(w);
         out
     }
 
@@ -451,7 +468,7 @@ impl Hht {
             return Some(Err(e));
         }
         let s = &mut w.scratch;
-        s.phi_qt.mul_to(&w.l, &mut s.phi_q_l);
+        phi_q_t_mul(&s.phi_q, &w.l, &mut s.phi_q_l);
         sys.forces_into(bodies, &w.dofs, &mut s.q);
         let history = &mut self.history;
         for i in 0..n {
@@ -550,4 +567,32 @@ fn project_velocities(
     }
     set_velocities(bodies, dofs, &p.v);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::phi_q_t_mul;
+    use nalgebra::{DMatrix, DVector};
+
+    /// `Φ_qᵀ λ` read from `Φ_q` equals nalgebra's product of the transposed copy bit for bit
+    /// (entries of mixed sign and magnitude, exact zeros, and no rows at all).
+    #[test]
+    fn transpose_product_equals_nalgebra_bit_for_bit() {
+        for (m, n) in [(0, 4), (1, 6), (10, 12), (7, 3)] {
+            let phi_q = DMatrix::from_fn(m, n, |r, c| {
+                if (r + c) % 4 == 0 {
+                    0.0
+                } else {
+                    ((r * 5 + c * 11 + 1) as f64 * 0.37).sin() * 10f64.powi((c % 5) as i32 - 2)
+                }
+            });
+            let l = DVector::from_fn(m, |i, _| ((i as f64) * 1.7 - 3.0).cos() * 1e3);
+            let mut expected = DVector::from_element(n, 9.0);
+            phi_q.transpose().mul_to(&l, &mut expected);
+            let mut got = DVector::from_element(n, 9.0);
+            phi_q_t_mul(&phi_q, &l, &mut got);
+            let bits = |v: &DVector<f64>| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&got), bits(&expected), "{m} x {n}");
+        }
+    }
 }

@@ -79,7 +79,9 @@ pub struct Hht {
     /// The factors are part of the saved history, so a restored checkpoint repeats its window
     /// bit for bit. On by default; off, each step factors its first matrix.
     pub keep_factors_across_steps: bool,
-    work: dense::DenseWork,
+    /// The dense step's buffers, boxed so that a step takes and puts them back by moving a
+    /// pointer; `None` only while a dense step runs.
+    work: Option<Box<dense::DenseWork>>,
 }
 
 impl Default for Hht {
@@ -101,7 +103,7 @@ impl Default for Hht {
             dense_in_place: true,
             keep_newton_matrix: true,
             keep_factors_across_steps: true,
-            work: dense::DenseWork::default(),
+            work: Some(Box::default()),
         }
     }
 }
@@ -117,7 +119,7 @@ impl Hht {
     /// Factorisations of the Newton matrix the dense step in kept buffers made, and those it
     /// saved because the matrix had not changed (both 0 on the general path).
     pub fn newton_factorisations(&self) -> (usize, usize) {
-        self.work.lu_counts()
+        self.work.as_deref().map_or((0, 0), dense::DenseWork::lu_counts)
     }
     /// The α in use.
     pub fn alpha(&self) -> f64 {
@@ -330,7 +332,10 @@ impl Integrator for Hht {
 
     fn save_history(&self) -> IntegratorHistory {
         let mut h = self.history.clone();
-        self.work.export_factors(&mut h.newton);
+        match &self.work {
+            Some(w) => w.export_factors(&mut h.newton),
+            None => dense::DenseWork::default().export_factors(&mut h.newton),
+        }
         h
     }
     fn restore_history(&mut self, history: &IntegratorHistory) {
@@ -343,7 +348,7 @@ impl Integrator for Hht {
         h.multipliers.clone_from(multipliers);
         h.residual.clone_from(residual);
         h.previous.clone_from(previous);
-        self.work.import_factors(newton);
+        self.work.get_or_insert_with(Box::default).import_factors(newton);
         self.started = !history.accelerations.is_empty() || history.time != 0.0;
     }
     /// The first Newton iterate, `a₁ = a₀`: `q₀ ⊕ (h v₀ + ½ h² a₀)`, `v₀ + h a₀` (constant

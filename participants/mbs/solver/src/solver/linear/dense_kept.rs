@@ -1,11 +1,11 @@
 //! Dense LU with partial pivoting in buffers kept between calls, for the small Newton systems
 //! of the HHT step: nothing is allocated once the buffers have their size, and a matrix equal
 //! bit for bit to the one factored last is not factored again. The arithmetic is nalgebra's
-//! (`LU::new`, `LU::solve_mut`: the same pivots, the same Gauss steps through nalgebra's own
-//! functions), so results equal the allocating path's bit for bit.
+//! (`LU::new`, `LU::solve_mut`: the same pivots, the same Gauss steps and triangular solves,
+//! the same operations in the same order, written on the raw columns without nalgebra's view
+//! arithmetic), so results equal the allocating path's bit for bit.
 
 use crate::state::NewtonFactors;
-use nalgebra::linalg::{gauss_step, gauss_step_swap};
 use nalgebra::{DMatrix, DVector};
 
 /// An LU factorisation kept with the matrix it was made from.
@@ -49,19 +49,44 @@ impl KeptLu {
             self.source.copy_from(k);
         }
         self.swaps.clear();
-        for i in 0..k.nrows().min(k.ncols()) {
-            let piv = self.lu.view_range(i.., i).icamax() + i;
-            let diag = self.lu[(piv, i)];
+        let (rows, cols) = k.shape();
+        let a = self.lu.as_mut_slice();
+        for i in 0..rows.min(cols) {
+            // nalgebra's `icamax`: the first entry of largest magnitude on and below the diagonal.
+            let column = &a[i * rows..(i + 1) * rows];
+            let mut piv = i;
+            for r in i + 1..rows {
+                if column[r].abs() > column[piv].abs() {
+                    piv = r;
+                }
+            }
+            let diag = column[piv];
             if diag == 0.0 {
                 // No non-zero entry in this column: left for the solve to report.
                 continue;
             }
             if piv != i {
                 self.swaps.push((i, piv));
-                self.lu.columns_range_mut(..i).swap_rows(i, piv);
-                gauss_step_swap(&mut self.lu, diag, i, piv);
-            } else {
-                gauss_step(&mut self.lu, diag, i);
+                for c in 0..=i {
+                    a.swap(c * rows + i, c * rows + piv);
+                }
+            }
+            // nalgebra's `gauss_step(_swap)`: the multipliers times `1/diag`, then each column
+            // to the right (its rows `i` and `piv` swapped) gets `−p·coeff + entry` below row `i`.
+            let inv_diag = 1.0 / diag;
+            let (left, right) = a.split_at_mut((i + 1) * rows);
+            let coeffs = &mut left[i * rows + i + 1..];
+            for x in coeffs.iter_mut() {
+                *x *= inv_diag;
+            }
+            for column in right.chunks_exact_mut(rows) {
+                if piv != i {
+                    column.swap(i, piv);
+                }
+                let p = column[i];
+                for (y, x) in column[i + 1..].iter_mut().zip(coeffs.iter()) {
+                    *y += -p * x;
+                }
             }
         }
         self.valid = true;

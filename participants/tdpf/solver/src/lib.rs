@@ -15,4 +15,6 @@ pub mod frequency_domain;
 pub mod hydro_model;
 pub mod hydrostatics;
 pub mod radiation;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 pub mod waves;

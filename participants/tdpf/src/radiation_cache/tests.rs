@@ -2,7 +2,6 @@
 //! every file it should not trust.
 
 use super::*;
-use nalgebra::DMatrix;
 use sha2::{Digest, Sha256};
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -10,16 +9,7 @@ use tidelink_tdpf_solver::radiation::IDENTIFY_VERSION;
 
 /// A 3-DOF IRF with four entries that need a fit (and zero ones), quick to identify.
 fn irf() -> Irf {
-    let t: Vec<f64> = (0..=1500).map(|i| i as f64 * 0.02).collect();
-    let k = t
-        .iter()
-        .map(|&x: &f64| {
-            let d = (-0.3 * x).exp() * (2.0 * x).cos();
-            let o = 0.2 * x * (-0.8 * x).exp() + 0.1 * (-0.1 * x).exp() * (0.7 * x).sin();
-            DMatrix::from_row_slice(3, 3, &[d, o, 0.0, o, 2.0 * d + o, 0.0, 0.0, 0.0, (-x).exp()])
-        })
-        .collect();
-    Irf::new(t, k).expect("valid")
+    tidelink_tdpf_solver::testing::three_dof_irf()
 }
 
 fn options() -> FitOptions {

@@ -329,16 +329,7 @@ mod tests {
     fn the_entries_fitted_on_all_cores_are_those_of_one_thread_bit_for_bit() {
         // Four entries that each need a fit (and one left out), identified in a one-thread pool
         // and in a four-thread pool: every realisation and quality must be the same bits.
-        let t: Vec<f64> = (0..=1500).map(|i| i as f64 * 0.02).collect();
-        let k = t
-            .iter()
-            .map(|&x: &f64| {
-                let d = (-0.3 * x).exp() * (2.0 * x).cos();
-                let o = 0.2 * x * (-0.8 * x).exp() + 0.1 * (-0.1 * x).exp() * (0.7 * x).sin();
-                DMatrix::from_row_slice(3, 3, &[d, o, 0.0, o, 2.0 * d + o, 0.0, 0.0, 0.0, (-x).exp()])
-            })
-            .collect();
-        let irf = Irf::new(t, k).expect("valid");
+        let irf = crate::testing::three_dof_irf();
         let options = FitOptions { target: 0.9999, ..FitOptions::default() };
         let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().expect("a thread pool");
         let one = pool(1).install(|| identify(&irf, &options)).expect("identified");

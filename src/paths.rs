@@ -74,7 +74,8 @@ mod tests {
 
     #[test]
     fn relative_paths_between_case_folders() {
-        let dir = std::env::temp_dir().join(format!("tidelink-paths-{}", std::process::id()));
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().to_path_buf();
         std::fs::create_dir_all(dir.join("solid")).unwrap();
         std::fs::write(dir.join("config.xml"), "").unwrap();
         assert_eq!(relative_to(&dir.join("config.xml"), &dir.join("solid")), PathBuf::from("../config.xml"));
@@ -83,6 +84,5 @@ mod tests {
         assert_eq!(tidy(Path::new("./././precice-run")), PathBuf::from("precice-run"));
         assert_eq!(tidy(Path::new("./.")), PathBuf::from("."));
         assert_eq!(tidy(Path::new("/a/./b/../c")), PathBuf::from("/a/b/../c"));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -5,7 +5,9 @@ mod support;
 use support::in_threads;
 use support::temp_copy::TempCopy;
 
-fn run(format: &str, fps: &str) -> Vec<std::path::PathBuf> {
+/// The output files of a 0.2 s run, copied into a temporary folder (removed when dropped, also
+/// when an assertion fails) before the case's own folder goes.
+fn run(format: &str, fps: &str) -> (tempfile::TempDir, Vec<std::path::PathBuf>) {
     let copy = TempCopy::shipped(
         "configs/sphere_drop",
         "precice-config.xml",
@@ -19,21 +21,21 @@ fn run(format: &str, fps: &str) -> Vec<std::path::PathBuf> {
     let fluid_file = copy.copy("fluid/participant.yaml", &[]);
     let outputs = in_threads::fluid_and_mbs(in_threads::buoyancy, fluid_file, solid_file, &copy.case);
     // Copy the files out of the temporary case before it is removed.
-    let keep = std::env::temp_dir().join(format!("tidelink_adapter_output_{format}_{fps}_{}", std::process::id()));
-    std::fs::create_dir_all(&keep).unwrap();
-    outputs
+    let keep = tempfile::Builder::new().prefix(&format!("tidelink_adapter_output_{format}_{fps}_")).tempdir().unwrap();
+    let copies = outputs
         .iter()
         .map(|p| {
-            let to = keep.join(p.file_name().unwrap());
+            let to = keep.path().join(p.file_name().unwrap());
             std::fs::copy(p, &to).unwrap();
             to
         })
-        .collect()
+        .collect();
+    (keep, copies)
 }
 
 #[test]
 fn hdf5_output_holds_the_ball_series_at_the_set_rate() {
-    let outputs = run("HDF5", "100");
+    let (_keep, outputs) = run("HDF5", "100");
     assert_eq!(outputs.len(), 1, "{outputs:?}");
     assert!(outputs[0].ends_with("bodies.h5"), "{outputs:?}");
     let (time, ch) = tidelink_mbs::io::hdf5_output::read(&outputs[0], "ball").unwrap();
@@ -48,10 +50,9 @@ fn hdf5_output_holds_the_ball_series_at_the_set_rate() {
     assert!((ch[2][3 * k + 2] + 9.81 * time[k]).abs() < 2e-2, "vz {}", ch[2][3 * k + 2]);
     // In the water by the end: the buoyancy force pushes up.
     assert!(ch[4][3 * 20 + 2] > 0.0, "fz {}", ch[4][3 * 20 + 2]);
-    let _ = std::fs::remove_dir_all(outputs[0].parent().unwrap());
 }
 
 #[test]
 fn none_format_writes_nothing() {
-    assert!(run("NONE", "100").is_empty());
+    assert!(run("NONE", "100").1.is_empty());
 }

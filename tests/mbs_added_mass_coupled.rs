@@ -16,6 +16,9 @@ use tidelink_mbs::participant::{build, build_with_warnings};
 #[path = "mbs_added_mass_coupled/dynamic.rs"]
 mod dynamic;
 
+/// How a participant thread ended.
+type Outcome = Result<(), String>;
+
 const SPHERE_XML: &str = include_str!("../configs/sphere_drop/precice-config.xml");
 const SOLVER: &str = "integrator:\n  type: Euler_implicit_linearized\n  time_step: 0.01\n";
 
@@ -315,32 +318,6 @@ fn motion_does_not_depend_on_where_the_coupling_bodies_sit_in_the_model() {
         println!("model order {order:?}: largest relative difference {worst:.3e}");
         assert!(worst <= 1e-12, "model order {order:?}: difference {worst}");
     }
-}
-
-/// A coupling without partners: 3D meshes and vectors, but `data_dims` components for the data
-/// on the Solid's added-mass meshes; every read gives zeros.
-fn declared(data_dims: usize) -> ScriptedCoupling {
-    ScriptedCoupling::new("Solid")
-        .with_mesh_data_dimensions("SolidAddedMass_A", data_dims)
-        .with_mesh_data_dimensions("SolidAddedMass_B", data_dims)
-        .zeros_when_unscripted()
-}
-
-#[test]
-fn added_mass_data_must_be_scalar() {
-    let c = ball_case();
-    let (mut solid, _) = build(&solid_file(&c), &c.config).unwrap_or_else(|e| panic!("{e:#}"));
-    let e = solid.initialize_participant(&mut declared(3)).unwrap_err().to_string();
-    assert!(
-        e.contains("data `am_coeffs` on added-mass mesh `SolidAddedMass_A` has 3 components")
-            && e.contains("declare it <data:scalar name=\"am_coeffs\"/>"),
-        "{e}"
-    );
-    let (mut solid, _) = build(&solid_file(&c), &c.config).unwrap();
-    solid.initialize_participant(&mut declared(1)).unwrap();
-    // Zero increments leave the baseline.
-    solid.read_data(&mut declared(1), 0.0, WINDOW).unwrap();
-    assert_eq!(solid.system().added_mass.as_ref().unwrap().blocks()[0][(2, 2)], BASELINE_HEAVE);
 }
 
 /// The RM3 float and plate (free, no PTO) against the TDPF participant in still water, with

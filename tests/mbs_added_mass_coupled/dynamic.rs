@@ -166,9 +166,6 @@ fn increment_bad(window: usize) -> f64 {
     }
 }
 
-/// How a participant thread ended.
-type Outcome = Result<(), String>;
-
 /// Runs the Solid (files from `c`) against the pusher and senders A (`a`) and B; the ball's
 /// vertical velocity after every window, or the Solid's error.
 fn run_dynamic(c: &TempCase, a: fn(usize) -> f64) -> (Result<Vec<f64>, String>, Vec<Outcome>) {
@@ -272,4 +269,30 @@ fn an_increment_that_makes_the_mass_matrix_indefinite_stops_the_run_with_an_erro
     let e = solid.expect_err("the Solid must refuse M + A <= 0");
     assert!(e.contains("the added mass received for the window starting at t = 0.03"), "{e}");
     assert!(e.contains("not positive definite") && e.contains("body `ball`"), "{e}");
+}
+
+/// A coupling without partners: 3D meshes and vectors, but `data_dims` components for the data
+/// on the Solid's added-mass meshes; every read gives zeros.
+fn declared(data_dims: usize) -> ScriptedCoupling {
+    ScriptedCoupling::new("Solid")
+        .with_mesh_data_dimensions("SolidAddedMass_A", data_dims)
+        .with_mesh_data_dimensions("SolidAddedMass_B", data_dims)
+        .zeros_when_unscripted()
+}
+
+#[test]
+fn added_mass_data_must_be_scalar() {
+    let c = ball_case();
+    let (mut solid, _) = build(&solid_file(&c), &c.config).unwrap_or_else(|e| panic!("{e:#}"));
+    let e = solid.initialize_participant(&mut declared(3)).unwrap_err().to_string();
+    assert!(
+        e.contains("data `am_coeffs` on added-mass mesh `SolidAddedMass_A` has 3 components")
+            && e.contains("declare it <data:scalar name=\"am_coeffs\"/>"),
+        "{e}"
+    );
+    let (mut solid, _) = build(&solid_file(&c), &c.config).unwrap();
+    solid.initialize_participant(&mut declared(1)).unwrap();
+    // Zero increments leave the baseline.
+    solid.read_data(&mut declared(1), 0.0, WINDOW).unwrap();
+    assert_eq!(solid.system().added_mass.as_ref().unwrap().blocks()[0][(2, 2)], BASELINE_HEAVE);
 }

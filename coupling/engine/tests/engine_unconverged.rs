@@ -5,7 +5,6 @@
 mod common;
 
 use common::*;
-use std::sync::{Mutex, Once};
 
 /// Serial-implicit A–B, Δ = 1, `windows` windows, the measure `measure` (attributes) on B's
 /// DataTwo and max-iterations 2. B writes a new value in every iteration except in the windows
@@ -66,9 +65,9 @@ fn two_iterations(windows: u64, measure: &str, same: std::ops::RangeInclusive<u6
 /// 111 = 61 + 50, the 49 of windows 1–49 counted before); then one summary naming the ranges.
 #[test]
 fn unconverged_windows_are_warned_about_throttled_and_summarised() {
-    capture();
+    let logged = captured_log(log::Level::Warn);
     two_iterations(120, r#"limit="1e-300""#, 50..=60).expect("not strict: the run goes on");
-    let warned: Vec<String> = WARNINGS.lock().unwrap().iter().filter(|w| w.contains("1e-300")).cloned().collect();
+    let warned = logged.lock().unwrap().iter().filter(|w| w.contains("1e-300")).cloned().collect::<Vec<_>>();
     let per_window: Vec<&String> = warned.iter().filter(|w| w.starts_with("Time window ")).collect();
     let numbers: Vec<&str> = per_window.iter().map(|w| w.split(' ').nth(2).unwrap()).collect();
     assert_eq!(numbers, ["1", "2", "3", "4", "5", "111"], "{per_window:#?}");
@@ -110,29 +109,4 @@ fn a_strict_measure_ends_the_run_with_libprecices_message() {
     ] {
         assert!(msg.contains(f), "{f:?} in: {msg}");
     }
-}
-
-/// The warnings logged by this test binary.
-static WARNINGS: Mutex<Vec<String>> = Mutex::new(Vec::new());
-static CAPTURE: Capture = Capture;
-static INSTALL: Once = Once::new();
-
-fn capture() {
-    INSTALL.call_once(|| {
-        log::set_logger(&CAPTURE).map(|()| log::set_max_level(log::LevelFilter::Warn)).expect("the test's logger")
-    });
-}
-
-struct Capture;
-
-impl log::Log for Capture {
-    fn enabled(&self, m: &log::Metadata) -> bool {
-        m.level() <= log::Level::Warn
-    }
-    fn log(&self, r: &log::Record) {
-        if self.enabled(r.metadata()) {
-            WARNINGS.lock().unwrap().push(r.args().to_string());
-        }
-    }
-    fn flush(&self) {}
 }

@@ -111,7 +111,7 @@ fn a16_iqn_ils_secant_step() {
 /// the window-start sample, as RM3's does): the acceleration never sees its grid change.
 #[test]
 fn the_acceleration_time_grid_holds_past_128_seconds() {
-    log::set_logger(&CAPTURE).map(|()| log::set_max_level(log::LevelFilter::Warn)).expect("the test's logger");
+    let logged = captured_log(log::Level::Warn);
     let m = mesh("A");
     let scheme = Scheme::serial_implicit("A", "B")
         .window("0.02")
@@ -122,25 +122,6 @@ fn the_acceleration_time_grid_holds_past_128_seconds() {
         .ex("DataOne", "A", "B")
         .ex_with("DataTwo", "B", "A", r#"initialize="true""#);
     let (_, _, _case) = pair(scheme, |_, s| s.read, |_, s| 0.5 * s.read.sin() + 1.0 + s.t.sin());
-    let warned: Vec<String> =
-        WARNINGS.lock().unwrap().iter().filter(|w| w.contains("time grid changed")).cloned().collect();
+    let warned = logged.lock().unwrap().iter().filter(|w| w.contains("time grid changed")).cloned().collect::<Vec<_>>();
     assert!(warned.is_empty(), "{} grid changes, first: {:?}", warned.len(), warned.first());
-}
-
-/// The warnings logged by this test binary (only the test above installs the logger).
-static WARNINGS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
-static CAPTURE: Capture = Capture;
-
-struct Capture;
-
-impl log::Log for Capture {
-    fn enabled(&self, m: &log::Metadata) -> bool {
-        m.level() <= log::Level::Warn
-    }
-    fn log(&self, r: &log::Record) {
-        if self.enabled(r.metadata()) {
-            WARNINGS.lock().unwrap().push(r.args().to_string());
-        }
-    }
-    fn flush(&self) {}
 }
